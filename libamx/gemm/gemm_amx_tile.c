@@ -1,0 +1,37 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Tile configuration shared by the AMX micro-kernels: tiles 0-3 hold the
+ * 2 x 2 C accumulators, 4-5 two A tiles, 6-7 two B tiles; every tile is
+ * 16 rows x 64 bytes.  Set once per call per thread, released after.
+ * Built with -mamx-tile.
+ */
+#include <immintrin.h>
+
+#include "gemm.h"
+
+int gemm_amx_begin(void)
+{
+	struct amx_tilecfg cfg;
+	int ret = amx_tilecfg_init(&cfg, 1);
+
+	for (unsigned int t = 0; !ret && t < 8; t++)
+		ret = amx_tilecfg_set(&cfg, t, 16, 64);
+	return ret ? ret : amx_tile_configure(&cfg);
+}
+
+void gemm_amx_end(void)
+{
+	amx_tile_release();
+}
+
+/*
+ * Touch tile data once so the kernel's first-use XFD trap (and the buffer
+ * allocation behind it) is taken here, at pool start, not inside a GEMM.
+ */
+void gemm_amx_warmup(void)
+{
+	if (amx_status() || gemm_amx_begin())
+		return;
+	_tile_zero(0);
+	gemm_amx_end();
+}

@@ -1,0 +1,89 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Portable C micro-kernels over the VNNI packed layout (GEMM_MR_AVX x
+ * GEMM_NR): the fallback on CPUs without AVX-512 BF16/VNNI and the plain
+ * reference the faster kernels are checked against.
+ *
+ * bf16: each product of two bf16 is exact in fp32; pairs are added to the
+ * fp32 accumulator one after the other, as vdpbf16ps does.
+ * int8: A is biased u8, B is s8; sums wrap modulo 2^32, corr is added last.
+ */
+#include <string.h>
+
+#include "gemm.h"
+
+static float bf16_to_f32(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+void gemm_ukr_c_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
+		     const void *ap, const void *bp, void *c, size_t ldc,
+		     const int32_t *corr, int acc)
+{
+	const uint16_t *a = ap, *b = bp;
+	float *cf = c;
+	float t[GEMM_MR_AVX][GEMM_NR];
+	size_t kp = kcpad_bytes / 4;
+
+	(void)corr;
+	memset(t, 0, sizeof(t));
+	for (size_t i = 0; i < mr; i++)
+		for (size_t j = 0; acc && j < nr; j++)
+			t[i][j] = cf[i * ldc + j];
+	for (size_t p = 0; p < kp; p++) {
+		const uint16_t *bb = b + p * 2 * GEMM_NR;
+
+		for (size_t i = 0; i < mr; i++) {
+			float a0 = bf16_to_f32(a[(p * mr + i) * 2]);
+			float a1 = bf16_to_f32(a[(p * mr + i) * 2 + 1]);
+
+			for (size_t j = 0; j < GEMM_NR; j++) {
+				t[i][j] += a1 * bf16_to_f32(bb[2 * j + 1]);
+				t[i][j] += a0 * bf16_to_f32(bb[2 * j]);
+			}
+		}
+	}
+	for (size_t i = 0; i < mr; i++)
+		memcpy(cf + i * ldc, t[i], nr * sizeof(float));
+}
+
+void gemm_ukr_c_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
+		     const void *ap, const void *bp, void *c, size_t ldc,
+		     const int32_t *corr, int acc)
+{
+	const uint8_t *a = ap;
+	const int8_t *b = bp;
+	int32_t *ci = c;
+	uint32_t t[GEMM_MR_AVX][GEMM_NR];
+	size_t kq = kcpad_bytes / 4;
+
+	memset(t, 0, sizeof(t));
+	for (size_t i = 0; i < mr; i++)
+		for (size_t j = 0; acc && j < nr; j++)
+			t[i][j] = (uint32_t)ci[i * ldc + j];
+	for (size_t q = 0; q < kq; q++) {
+		const int8_t *bb = b + q * 4 * GEMM_NR;
+
+		for (size_t i = 0; i < mr; i++) {
+			const uint8_t *aa = a + (q * mr + i) * 4;
+
+			for (size_t j = 0; j < GEMM_NR; j++) {
+				int32_t s = aa[0] * bb[4 * j] +
+					    aa[1] * bb[4 * j + 1] +
+					    aa[2] * bb[4 * j + 2] +
+					    aa[3] * bb[4 * j + 3];
+
+				t[i][j] += (uint32_t)s;
+			}
+		}
+	}
+	for (size_t i = 0; i < mr; i++)
+		for (size_t j = 0; j < nr; j++)
+			ci[i * ldc + j] = (int32_t)(t[i][j] +
+					  (corr ? (uint32_t)corr[j] : 0));
+}

@@ -1,0 +1,35 @@
+# GEMM helpers and thread pool: sources of the amx library target, with the
+# ISA flags set only on the files whose code needs them (the library itself
+# stays baseline x86-64; the fast paths are chosen at run time).
+set(AMX_GEMM_DIR ${CMAKE_CURRENT_LIST_DIR})
+
+set(AMX_GEMM_SOURCES
+	${AMX_GEMM_DIR}/gemm.c
+	${AMX_GEMM_DIR}/gemm_cpu.c
+	${AMX_GEMM_DIR}/gemm_ref.c
+	${AMX_GEMM_DIR}/pack_a.c
+	${AMX_GEMM_DIR}/pack_bf16_vnni.c
+	${AMX_GEMM_DIR}/pack_s8_vnni.c
+	${AMX_GEMM_DIR}/gemm_avx512_bf16_12x32.c
+	${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
+	${AMX_GEMM_DIR}/gemm_amx_tile.c
+	${AMX_GEMM_DIR}/gemm_amx_bf16_32x32.c
+	${AMX_GEMM_DIR}/gemm_amx_int8_32x32.c
+	${AMX_GEMM_DIR}/../pool/pool.c
+)
+
+set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_bf16_12x32.c
+	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16")
+set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
+	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni")
+set_source_files_properties(${AMX_GEMM_DIR}/gemm_amx_tile.c
+	PROPERTIES COMPILE_OPTIONS "-mamx-tile")
+set_source_files_properties(${AMX_GEMM_DIR}/gemm_amx_bf16_32x32.c
+	PROPERTIES COMPILE_OPTIONS "-mamx-tile;-mamx-bf16")
+set_source_files_properties(${AMX_GEMM_DIR}/gemm_amx_int8_32x32.c
+	PROPERTIES COMPILE_OPTIONS "-mamx-tile;-mamx-int8")
+# the packers and reference kernels are hot too; let them vectorise fully
+set_source_files_properties(${AMX_GEMM_DIR}/pack_a.c
+	${AMX_GEMM_DIR}/pack_bf16_vnni.c ${AMX_GEMM_DIR}/pack_s8_vnni.c
+	${AMX_GEMM_DIR}/gemm_ref.c
+	PROPERTIES COMPILE_OPTIONS "-O3")

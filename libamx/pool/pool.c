@@ -1,0 +1,244 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The library's persistent thread pool.
+ *
+ * Size: amx_set_num_threads(), else AMX_NUM_THREADS, else one thread per
+ * physical core of the affinity mask (SMT siblings share one AMX unit, so a
+ * second thread per core only competes for it).  The caller of a job is
+ * thread 0; workers 1..n-1 sleep on a condition variable between jobs.
+ * One job runs at a time: a call that finds the pool busy (another user
+ * thread, or a GEMM issued from inside a job) runs alone on its own thread,
+ * which gives the same results since work is split over C only.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <pthread.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../gemm/gemm.h"
+
+#define POOL_MAX_THREADS 256
+
+struct pool {
+	pthread_mutex_t busy;		/* held by the thread running a job */
+	pthread_mutex_t lock;		/* protects the fields below */
+	pthread_cond_t start, done;
+	unsigned int nthreads;		/* including the caller */
+	unsigned int started;		/* workers running */
+	unsigned int requested;		/* 0: default */
+	unsigned long gen;		/* bumped per job */
+	unsigned long start_gen;	/* gen when the workers were started */
+	unsigned int job_nthr, pending;
+	amx_pool_fn fn;
+	void *arg;
+	int stop;
+	pthread_t tid[POOL_MAX_THREADS];
+};
+
+static struct pool pool = {
+	.busy = PTHREAD_MUTEX_INITIALIZER,
+	.lock = PTHREAD_MUTEX_INITIALIZER,
+	.start = PTHREAD_COND_INITIALIZER,
+	.done = PTHREAD_COND_INITIALIZER,
+};
+
+/* physical cores in the affinity mask, from sysfs thread_siblings_list */
+static unsigned int count_cores(void)
+{
+	cpu_set_t set, seen;
+	unsigned int n = 0;
+
+	if (sched_getaffinity(0, sizeof(set), &set))
+		return 1;
+	CPU_ZERO(&seen);
+	for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+		char path[96];
+		FILE *f;
+		int first = cpu;
+
+		if (!CPU_ISSET(cpu, &set))
+			continue;
+		snprintf(path, sizeof(path),
+			 "/sys/devices/system/cpu/cpu%d/topology/thread_siblings_list",
+			 cpu);
+		f = fopen(path, "re");
+		if (f) {
+			if (fscanf(f, "%d", &first) != 1 || first < 0 ||
+			    first >= CPU_SETSIZE)
+				first = cpu;
+			fclose(f);
+		}
+		if (!CPU_ISSET(first, &seen)) {
+			CPU_SET(first, &seen);
+			n++;
+		}
+	}
+	return n ? n : 1;
+}
+
+static unsigned int default_threads(void)
+{
+	const char *env = getenv("AMX_NUM_THREADS");
+	char *end;
+	unsigned long v;
+
+	if (env && *env) {
+		v = strtoul(env, &end, 10);
+		if (!*end && v > 0)
+			return v > POOL_MAX_THREADS ? POOL_MAX_THREADS : v;
+	}
+	return count_cores();
+}
+
+static void *worker(void *arg)
+{
+	unsigned int id = (unsigned int)(uintptr_t)arg;
+	unsigned long seen;
+
+	gemm_amx_warmup();
+	pthread_mutex_lock(&pool.lock);
+	seen = pool.start_gen;
+	for (;;) {
+		while (!pool.stop && pool.gen == seen)
+			pthread_cond_wait(&pool.start, &pool.lock);
+		if (pool.stop)
+			break;
+		seen = pool.gen;
+		if (id < pool.job_nthr) {
+			amx_pool_fn fn = pool.fn;
+			void *a = pool.arg;
+			unsigned int n = pool.job_nthr;
+
+			pthread_mutex_unlock(&pool.lock);
+			fn(a, id, n);
+			pthread_mutex_lock(&pool.lock);
+			if (--pool.pending == 0)
+				pthread_cond_signal(&pool.done);
+		}
+	}
+	pthread_mutex_unlock(&pool.lock);
+	return NULL;
+}
+
+/* with pool.busy held */
+static void pool_stop(void)
+{
+	pthread_mutex_lock(&pool.lock);
+	pool.stop = 1;
+	pthread_cond_broadcast(&pool.start);
+	pthread_mutex_unlock(&pool.lock);
+	for (unsigned int i = 1; i < pool.started; i++)
+		pthread_join(pool.tid[i], NULL);
+	pool.stop = 0;
+	pool.started = 0;
+	__atomic_store_n(&pool.nthreads, 0, __ATOMIC_RELAXED);
+}
+
+/* a forked child has no workers: start afresh on its first job */
+static void pool_atfork_child(void)
+{
+	pthread_mutex_init(&pool.busy, NULL);
+	pthread_mutex_init(&pool.lock, NULL);
+	pthread_cond_init(&pool.start, NULL);
+	pthread_cond_init(&pool.done, NULL);
+	pool.started = 0;
+	pool.nthreads = 0;
+	pool.stop = 0;
+}
+
+/* with pool.busy held */
+static void pool_start(void)
+{
+	unsigned int n = pool.requested ? pool.requested : default_threads();
+	sigset_t all, old;
+
+	static int atfork_done;
+
+	if (n > POOL_MAX_THREADS)
+		n = POOL_MAX_THREADS;
+	if (!atfork_done && !pthread_atfork(NULL, NULL, pool_atfork_child))
+		atfork_done = 1;
+	gemm_amx_warmup();
+	pool.start_gen = pool.gen;
+	/* workers never take signals meant for the application */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	pool.started = 1;
+	for (unsigned int i = 1; i < n; i++) {
+		if (pthread_create(&pool.tid[i], NULL, worker,
+				   (void *)(uintptr_t)i))
+			break;
+		pool.started++;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	__atomic_store_n(&pool.nthreads, pool.started, __ATOMIC_RELAXED);
+}
+
+unsigned int amx_pool_size(void)
+{
+	unsigned int n = __atomic_load_n(&pool.nthreads, __ATOMIC_RELAXED);
+
+	if (n)
+		return n;
+	pthread_mutex_lock(&pool.busy);
+	if (!pool.nthreads)
+		pool_start();
+	n = pool.nthreads;
+	pthread_mutex_unlock(&pool.busy);
+	return n;
+}
+
+unsigned int amx_pool_run(amx_pool_fn fn, void *arg, unsigned int want)
+{
+	unsigned int n;
+
+	if (want <= 1 || pthread_mutex_trylock(&pool.busy)) {
+		fn(arg, 0, 1);
+		return 1;
+	}
+	if (!pool.nthreads)
+		pool_start();
+	n = want < pool.nthreads ? want : pool.nthreads;
+	if (n > 1) {
+		pthread_mutex_lock(&pool.lock);
+		pool.fn = fn;
+		pool.arg = arg;
+		pool.job_nthr = n;
+		pool.pending = n - 1;
+		pool.gen++;
+		pthread_cond_broadcast(&pool.start);
+		pthread_mutex_unlock(&pool.lock);
+	}
+	fn(arg, 0, n);
+	if (n > 1) {
+		pthread_mutex_lock(&pool.lock);
+		while (pool.pending)
+			pthread_cond_wait(&pool.done, &pool.lock);
+		pthread_mutex_unlock(&pool.lock);
+	}
+	pthread_mutex_unlock(&pool.busy);
+	return n;
+}
+
+__attribute__((visibility("default")))
+int amx_set_num_threads(unsigned int n)
+{
+	if (n > POOL_MAX_THREADS)
+		return -EINVAL;
+	pthread_mutex_lock(&pool.busy);
+	if (pool.nthreads)
+		pool_stop();
+	pool.requested = n;
+	pthread_mutex_unlock(&pool.busy);
+	return 0;
+}
+
+__attribute__((visibility("default")))
+int amx_get_num_threads(void)
+{
+	return (int)amx_pool_size();
+}

@@ -1,0 +1,41 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The AMX path: after amx_request(), bf16 within the bound, int8 exact and
+ * equal to the VNNI/C fallback, plain and pre-packed, 1 and all threads.
+ * Skips (exit 4) where AMX is absent or permission is refused.
+ */
+#include <errno.h>
+
+#include "gemm_grid.h"
+#include "amx_gemm.h"
+
+int amx_request(void);
+
+int main(void)
+{
+	int ret = amx_request();
+
+	unsetenv("AMX_FORCE_FALLBACK");
+	if (ret) {
+		printf("1..0 # SKIP AMX not usable: %s\n", strerror(-ret));
+		return KSFT_SKIP;
+	}
+	if (amx_gemm_backend(AMX_GEMM_BF16) != AMX_GEMM_BACKEND_AMX ||
+	    amx_gemm_backend(AMX_GEMM_S8) != AMX_GEMM_BACKEND_AMX) {
+		printf("not ok 1 - backend is not AMX after amx_request()\n1..1\n");
+		return KSFT_FAIL;
+	}
+	for (unsigned int th = 0; th < 2; th++) {
+		char what[32];
+
+		amx_set_num_threads(th ? 0 : 1);
+		snprintf(what, sizeof(what), "amx %d thr", amx_get_num_threads());
+		t_grid(T_BF16, 0, what);
+		t_grid(T_S8S8, 0, what);
+		t_grid(T_U8S8, 0, what);
+		t_grid(T_BF16, 1, what);
+		t_grid(T_S8S8, 1, what);
+		t_grid(T_U8S8, 1, what);
+	}
+	return t_finish();
+}

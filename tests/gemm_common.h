@@ -1,0 +1,188 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shared helpers for the GEMM tests: TAP output, random matrices, the
+ * double/int64 oracle, guarded C buffers and the bf16 error bound.
+ */
+#ifndef GEMM_TEST_COMMON_H
+#define GEMM_TEST_COMMON_H
+
+#define _GNU_SOURCE
+#include <math.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "amx_gemm.h"
+
+#define KSFT_PASS 0
+#define KSFT_FAIL 1
+#define KSFT_SKIP 4
+
+static unsigned int t_num, t_fail;
+
+static __attribute__((unused)) void t_result(int ok, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+static __attribute__((unused)) void t_result(int ok, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%sok %u - ", ok ? "" : "not ", ++t_num);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	putchar('\n');
+	fflush(stdout);
+	if (!ok)
+		t_fail++;
+}
+
+static __attribute__((unused)) int t_finish(void)
+{
+	printf("1..%u\n# totals: pass %u fail %u\n", t_num, t_num - t_fail,
+	       t_fail);
+	return t_fail ? KSFT_FAIL : KSFT_PASS;
+}
+
+static uint64_t t_rng = 0x9e3779b97f4a7c15ull;
+
+static __attribute__((unused)) uint32_t t_rand(void)
+{
+	t_rng ^= t_rng << 13;
+	t_rng ^= t_rng >> 7;
+	t_rng ^= t_rng << 17;
+	return (uint32_t)(t_rng >> 16);
+}
+
+static __attribute__((unused)) uint16_t t_f2bf(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	u += 0x7fffu + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+static __attribute__((unused)) double t_bf2d(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/* values in [-2, 2) rounded to bf16; never subnormal */
+static __attribute__((unused)) void t_fill_bf16(uint16_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = t_f2bf(((int32_t)t_rand() % 65536) / 16384.0f);
+}
+
+static __attribute__((unused)) void t_fill_i8(int8_t *p, size_t n, int extremes)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = extremes ? ((t_rand() & 1) ? -128 : 127) :
+			(int8_t)t_rand();
+}
+
+/* guarded C: GUARD elements before and after, ld >= n, pattern elsewhere */
+#define T_GUARD 64
+#define T_PATTERN 0x7fa5a5a5u
+
+static __attribute__((unused)) uint32_t *t_c_alloc(size_t m, size_t ldc, uint32_t **c)
+{
+	size_t total = m * ldc + 2 * T_GUARD;
+	uint32_t *base = malloc(total * 4 + 4);
+
+	for (size_t i = 0; i < total; i++)
+		base[i] = T_PATTERN;
+	*c = base + T_GUARD;
+	return base;
+}
+
+/* everything outside the m x n window must still hold the pattern */
+static __attribute__((unused)) int t_c_guard_ok(const uint32_t *base, size_t m, size_t n, size_t ldc)
+{
+	size_t total = m * ldc + 2 * T_GUARD;
+
+	for (size_t i = 0; i < total; i++) {
+		size_t off = i - T_GUARD;
+		int inside = i >= T_GUARD && off < m * ldc && off % ldc < n;
+
+		if (!inside && base[i] != T_PATTERN)
+			return 0;
+	}
+	return 1;
+}
+
+/*
+ * Documented bound for bf16 (amx_gemm_bf16(3)): every product of two bf16 is
+ * exact in fp32, only the fp32 additions round (plus DAZ/FTZ on AMX and
+ * vdpbf16ps), and each element sees at most K + K/KC + 1 of them, so
+ * |c - exact| <= 2 (K + 2) 2^-24 (|c0| + sum_k |a_ik b_kj|).
+ */
+static __attribute__((unused)) int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
+			size_t lda, const uint16_t *b, size_t ldb,
+			const float *c0, const float *c, size_t ldc, int acc,
+			double *worst)
+{
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < n; j++) {
+			double s = 0, mag = 0, init = acc ? c0[i * ldc + j] : 0;
+			double err, tol;
+
+			for (size_t p = 0; p < k; p++) {
+				double t = t_bf2d(a[i * lda + p]) *
+					   t_bf2d(b[p * ldb + j]);
+				s += t;
+				mag += fabs(t);
+			}
+			s += init;
+			mag += fabs(init);
+			err = fabs(c[i * ldc + j] - s);
+			tol = 2.0 * (k + 2) * ldexp(1.0, -24) * mag;
+			if (worst && mag > 0 && err / mag > *worst)
+				*worst = err / mag;
+			if (!(err <= tol)) {
+				printf("# c[%zu][%zu] = %.9g, exact %.9g, tol %.3g\n",
+				       i, j, c[i * ldc + j], s, tol);
+				return 0;
+			}
+		}
+	return 1;
+}
+
+/* int8: exact modulo 2^32 */
+static __attribute__((unused)) int t_check_i8(size_t m, size_t n, size_t k, const void *a, int a_u8,
+		      size_t lda, const int8_t *b, size_t ldb,
+		      const int32_t *c0, const int32_t *c, size_t ldc, int acc)
+{
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < n; j++) {
+			uint32_t s = acc ? (uint32_t)c0[i * ldc + j] : 0;
+
+			for (size_t p = 0; p < k; p++) {
+				int32_t av = a_u8 ? ((const uint8_t *)a)[i * lda + p] :
+					     ((const int8_t *)a)[i * lda + p];
+
+				s += (uint32_t)(av * b[p * ldb + j]);
+			}
+			if ((uint32_t)c[i * ldc + j] != s) {
+				printf("# c[%zu][%zu] = %d, expected %d\n", i, j,
+				       c[i * ldc + j], (int32_t)s);
+				return 0;
+			}
+		}
+	return 1;
+}
+
+static __attribute__((unused)) const char *t_backend_name(int b)
+{
+	return b == AMX_GEMM_BACKEND_AMX ? "amx" :
+	       b == AMX_GEMM_BACKEND_AVX512 ? "avx512" :
+	       b == AMX_GEMM_BACKEND_C ? "c" : "?";
+}
+
+#endif

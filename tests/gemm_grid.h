@@ -1,0 +1,130 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Shape grid driver shared by the GEMM tests: random A, B, C over
+ * M, N, K in {1, 15, 16, 17, 31, 33, 64, 100} (full cube) plus 255 and 1000
+ * in each dimension against small others, strides wider than rows,
+ * accumulate and overwrite, plain and pre-packed B.
+ */
+#ifndef GEMM_TEST_GRID_H
+#define GEMM_TEST_GRID_H
+
+#include "gemm_common.h"
+
+enum { T_BF16, T_S8S8, T_U8S8 };
+
+static const char *const t_type_name[] = { "bf16", "s8s8", "u8s8" };
+
+static int t_run_case(int type, size_t m, size_t n, size_t k, int acc,
+		      int packed, int pad, double *worst)
+{
+	size_t esz = type == T_BF16 ? 2 : 1;
+	size_t lda = k + pad * 3, ldb = n + pad * 5, ldc = n + pad * 2;
+	void *a = malloc(m * lda * esz + 1), *b = malloc(k * ldb * esz + 1);
+	uint32_t *c, *cbase = t_c_alloc(m, ldc, &c);
+	uint32_t *c0 = malloc(m * ldc * 4 + 4);
+	struct amx_packed_b *pb = NULL;
+	unsigned int fl = acc ? AMX_GEMM_ACCUMULATE : 0;
+	int ret, ok;
+
+	if (type == T_BF16) {
+		t_fill_bf16(a, m * lda);
+		t_fill_bf16(b, k * ldb);
+	} else {
+		t_fill_i8(a, m * lda, 0);
+		t_fill_i8(b, k * ldb, 0);
+	}
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < n; j++) {
+			uint32_t v = type == T_BF16 ?
+				((uint32_t)t_f2bf((int32_t)t_rand() % 1000 / 100.0f) << 16) :
+				t_rand();
+			c[i * ldc + j] = v;
+		}
+	memcpy(c0, c, m * ldc * 4);
+
+	if (packed) {
+		ret = amx_packed_b_create(&pb, type == T_BF16 ? AMX_GEMM_BF16 :
+					  AMX_GEMM_S8, k, n, b, ldb);
+		if (ret) {
+			printf("# amx_packed_b_create: %d\n", ret);
+			goto out;
+		}
+		if (type == T_BF16)
+			ret = amx_gemm_bf16_packed(fl, m, a, lda, pb, (float *)c, ldc);
+		else if (type == T_S8S8)
+			ret = amx_gemm_s8s8_packed(fl, m, a, lda, pb, (int32_t *)c, ldc);
+		else
+			ret = amx_gemm_u8s8_packed(fl, m, a, lda, pb, (int32_t *)c, ldc);
+	} else {
+		if (type == T_BF16)
+			ret = amx_gemm_bf16(fl, m, n, k, a, lda, b, ldb, (float *)c, ldc);
+		else if (type == T_S8S8)
+			ret = amx_gemm_s8s8(fl, m, n, k, a, lda, b, ldb, (int32_t *)c, ldc);
+		else
+			ret = amx_gemm_u8s8(fl, m, n, k, a, lda, b, ldb, (int32_t *)c, ldc);
+	}
+out:
+	ok = ret == 0;
+	if (ok && type == T_BF16)
+		ok = t_check_bf16(m, n, k, a, lda, b, ldb, (float *)c0,
+				  (float *)c, ldc, acc, worst);
+	else if (ok)
+		ok = t_check_i8(m, n, k, a, type == T_U8S8, lda, b, ldb,
+				(int32_t *)c0, (int32_t *)c, ldc, acc);
+	if (ok && !t_c_guard_ok(cbase, m, n, ldc)) {
+		printf("# write outside C\n");
+		ok = 0;
+	}
+	if (!ok)
+		printf("# FAILED %s m=%zu n=%zu k=%zu acc=%d packed=%d pad=%d ret=%d\n",
+		       t_type_name[type], m, n, k, acc, packed, pad, ret);
+	amx_packed_b_free(pb);
+	free(a);
+	free(b);
+	free(cbase);
+	free(c0);
+	return ok;
+}
+
+static const size_t t_dims[] = { 1, 15, 16, 17, 31, 33, 64, 100 };
+static const size_t t_big[] = { 255, 1000 };
+static const size_t t_small[] = { 1, 17, 64 };
+
+#define T_N(x) (sizeof(x) / sizeof((x)[0]))
+
+/* one TAP line per (type, packed): the whole grid */
+static void t_grid(int type, int packed, const char *what)
+{
+	unsigned int cases = 0, bad = 0, idx = 0;
+	double worst = 0;
+
+	for (size_t x = 0; x < T_N(t_dims); x++)
+		for (size_t y = 0; y < T_N(t_dims); y++)
+			for (size_t z = 0; z < T_N(t_dims); z++, idx++) {
+				cases++;
+				bad += !t_run_case(type, t_dims[x], t_dims[y],
+						   t_dims[z], idx & 1, packed,
+						   (idx >> 1) & 1, &worst);
+			}
+	for (size_t g = 0; g < T_N(t_big); g++)
+		for (size_t s = 0; s < T_N(t_small); s++)
+			for (size_t t = 0; t < T_N(t_small); t++, idx++) {
+				size_t B = t_big[g], p = t_small[s], q = t_small[t];
+
+				bad += !t_run_case(type, B, p, q, idx & 1, packed, 1, &worst);
+				bad += !t_run_case(type, p, B, q, !(idx & 1), packed, 0, &worst);
+				bad += !t_run_case(type, p, q, B, idx & 1, packed, 1, &worst);
+				cases += 3;
+			}
+	bad += !t_run_case(type, 255, 255, 255, 1, packed, 1, &worst);
+	bad += !t_run_case(type, 100, 255, 1000, 0, packed, 0, &worst);
+	bad += !t_run_case(type, 1000, 100, 255, 1, packed, 1, &worst);
+	cases += 3;
+	if (type == T_BF16)
+		printf("# %s worst |err| / sum|ab| = %.3g (bound 2(K+2)2^-24)\n",
+		       what, worst);
+	t_result(!bad, "%s %s%s: %u shapes, %u wrong", what, t_type_name[type],
+		 packed ? " packed" : "", cases, bad);
+}
+
+#endif

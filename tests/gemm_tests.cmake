@@ -1,0 +1,12 @@
+# GEMM tests (TAP; exit 0 pass, 4 skip, 1 fail); included from the tests
+# directory's CMakeLists.txt, which defines amx_add_test().
+amx_add_test(NAME gemm_bf16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_bf16.c
+	LABELS gemm)
+amx_add_test(NAME gemm_int8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c
+	LABELS gemm)
+amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
+	LABELS gemm)
+amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
+	LABELS gemm)
+amx_add_test(NAME gemm_amx SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx.c
+	NEEDS_AMX LABELS gemm)
