@@ -17,14 +17,18 @@
 #define ARCH_REQ_XCOMP_PERM	0x1023
 #define XFEATURE_XTILEDATA	18
 
+/* CPUID is a VM exit under a hypervisor: ask once */
 static int cpu_has_amx(void)
 {
+	static int cached = -1;
 	unsigned int a, b, c, d;
 
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return 0;
+	if (cached >= 0)
+		return cached;
 	/* AMX-BF16 (22), AMX-TILE (24), AMX-INT8 (25) */
-	return (d & (1u << 22)) && (d & (1u << 24)) && (d & (1u << 25));
+	cached = __get_cpuid_count(7, 0, &a, &b, &c, &d) &&
+		 (d & (1u << 22)) && (d & (1u << 24)) && (d & (1u << 25));
+	return cached;
 }
 
 static int status_cached = -EPERM;

@@ -16,6 +16,7 @@ ukr(const size_t mr, size_t kp, const uint32_t *a, const uint16_t *b,
 {
 	__m512 c0[GEMM_MR_AVX], c1[GEMM_MR_AVX];
 
+	_Pragma("GCC unroll 12")
 	for (size_t i = 0; i < mr; i++) {
 		if (acc) {
 			c0[i] = _mm512_maskz_loadu_ps(m0, c + i * ldc);
@@ -29,6 +30,7 @@ ukr(const size_t mr, size_t kp, const uint32_t *a, const uint16_t *b,
 		__m512bh b0 = (__m512bh)_mm512_load_si512(b);
 		__m512bh b1 = (__m512bh)_mm512_load_si512(b + 32);
 
+		_Pragma("GCC unroll 12")
 		for (size_t i = 0; i < mr; i++) {
 			__m512bh av = (__m512bh)_mm512_set1_epi32((int)a[i]);
 
@@ -38,6 +40,7 @@ ukr(const size_t mr, size_t kp, const uint32_t *a, const uint16_t *b,
 		a += mr;
 		b += 2 * GEMM_NR;
 	}
+	_Pragma("GCC unroll 12")
 	for (size_t i = 0; i < mr; i++) {
 		_mm512_mask_storeu_ps(c + i * ldc, m0, c0[i]);
 		_mm512_mask_storeu_ps(c + i * ldc + 16, m1, c1[i]);

@@ -18,6 +18,7 @@ ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
 	__m512i c0[GEMM_MR_AVX], c1[GEMM_MR_AVX];
 	__m512i k0 = _mm512_setzero_si512(), k1 = _mm512_setzero_si512();
 
+	_Pragma("GCC unroll 12")
 	for (size_t i = 0; i < mr; i++) {
 		if (acc) {
 			c0[i] = _mm512_maskz_loadu_epi32(m0, c + i * ldc);
@@ -31,6 +32,7 @@ ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
 		__m512i b0 = _mm512_load_si512(b);
 		__m512i b1 = _mm512_load_si512(b + 64);
 
+		_Pragma("GCC unroll 12")
 		for (size_t i = 0; i < mr; i++) {
 			__m512i av = _mm512_set1_epi32((int)a[i]);
 
@@ -44,6 +46,7 @@ ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
 		k0 = _mm512_loadu_si512(corr);
 		k1 = _mm512_loadu_si512(corr + 16);
 	}
+	_Pragma("GCC unroll 12")
 	for (size_t i = 0; i < mr; i++) {
 		_mm512_mask_storeu_epi32(c + i * ldc, m0,
 					 _mm512_add_epi32(c0[i], k0));

@@ -1,0 +1,543 @@
+// SPDX-License-Identifier: MIT
+/*
+ * amx-bench: libamx GEMM against oneDNN matmul on the same inputs.
+ *
+ * In one run: the register-only peak of AMX (n/a without it) and of the
+ * fallback's vdpbf16ps / vpdpbusd, then for bf16 and u8 x s8, 1 and all
+ * threads, square 16..4096 and LLM shapes (M = 1..128, N = K = 4096 and
+ * N = 11008, K = 4096): GFLOPS of libamx and oneDNN with plain B and with
+ * B pre-packed (plus the packing cost), % of the measured peak and the
+ * libamx/oneDNN ratio.  Best of N runs, C restored before each.
+ *
+ *   amx-bench [--quick] [--max N] [--reps N] [--csv FILE] [--png FILE]
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "amx_gemm.h"
+#include "bench.h"
+
+#ifdef HAVE_DNNL
+#include <oneapi/dnnl/dnnl.h>
+#include <omp.h>
+#endif
+
+int amx_request(void);
+
+volatile double bench_sink;
+
+enum { BF16, INT8 };
+static const char *const type_name[] = { "bf16", "u8s8" };
+
+struct opts {
+	int quick, reps;
+	size_t max;
+	const char *csv, *png;
+};
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* ---- peaks ---------------------------------------------------------- */
+
+struct peak_arg {
+	double (*fn)(long);
+	long iters;
+	double flops;
+};
+
+static void *peak_thread(void *p)
+{
+	struct peak_arg *a = p;
+
+	a->flops = a->fn(a->iters);
+	return NULL;
+}
+
+/* GFLOPS of fn run concurrently on nthr threads, best of 10 (noisy host) */
+static double peak(double (*fn)(long), long iters, unsigned int nthr)
+{
+	double best = 0;
+
+	for (int r = 0; r < 10; r++) {
+		pthread_t th[64];
+		struct peak_arg arg[64];
+		double t0 = now(), flops = 0, t;
+
+		for (unsigned int i = 0; i < nthr; i++) {
+			arg[i] = (struct peak_arg){ fn, iters, 0 };
+			pthread_create(&th[i], NULL, peak_thread, &arg[i]);
+		}
+		for (unsigned int i = 0; i < nthr; i++) {
+			pthread_join(th[i], NULL);
+			flops += arg[i].flops;
+		}
+		t = now() - t0;
+		if (flops / t / 1e9 > best)
+			best = flops / t / 1e9;
+	}
+	return best;
+}
+
+/* ---- matrices and timing -------------------------------------------- */
+
+struct problem {
+	int type;
+	size_t m, n, k;
+	void *a, *b, *c, *csave;
+	size_t csize;
+};
+
+static void *xalloc(size_t n)
+{
+	void *p = aligned_alloc(64, (n + 63) / 64 * 64);
+
+	if (!p) {
+		fprintf(stderr, "amx-bench: out of memory\n");
+		exit(1);
+	}
+	return p;
+}
+
+static void problem_init(struct problem *p, int type, size_t m, size_t n,
+			 size_t k)
+{
+	size_t esz = type == BF16 ? 2 : 1;
+	uint32_t s = 12345;
+
+	p->type = type;
+	p->m = m;
+	p->n = n;
+	p->k = k;
+	p->a = xalloc(m * k * esz);
+	p->b = xalloc(k * n * esz);
+	p->csize = m * n * 4;
+	p->c = xalloc(p->csize);
+	p->csave = xalloc(p->csize);
+	for (size_t i = 0; i < m * k; i++) {
+		s = s * 1103515245 + 12345;
+		if (type == BF16)
+			((uint16_t *)p->a)[i] = 0x3f80 | ((s >> 16) & 0x7f) |
+						((s >> 8) & 0x8000);
+		else
+			((uint8_t *)p->a)[i] = (uint8_t)(s >> 16);
+	}
+	for (size_t i = 0; i < k * n; i++) {
+		s = s * 1103515245 + 12345;
+		if (type == BF16)
+			((uint16_t *)p->b)[i] = 0x3c00 | ((s >> 16) & 0x7f) |
+						((s >> 8) & 0x8000);
+		else
+			((int8_t *)p->b)[i] = (int8_t)(s >> 16);
+	}
+	memset(p->csave, 0, p->csize);
+}
+
+static void problem_free(struct problem *p)
+{
+	free(p->a);
+	free(p->b);
+	free(p->c);
+	free(p->csave);
+}
+
+typedef int (*run_fn)(struct problem *p, void *ctx);
+
+/* best time of N runs; N from the first run's time (2..reps) */
+static double best_time(struct problem *p, run_fn fn, void *ctx, int reps)
+{
+	double best = INFINITY, t;
+	int n;
+
+	memcpy(p->c, p->csave, p->csize);
+	t = now();
+	if (fn(p, ctx))
+		return NAN;
+	t = now() - t;
+	n = t > 0 ? (int)(0.4 / t) : reps;
+	n = n < 2 ? 2 : n > reps ? reps : n;
+	for (int r = 0; r < n; r++) {
+		memcpy(p->c, p->csave, p->csize);
+		t = now();
+		fn(p, ctx);
+		t = now() - t;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+static int run_libamx(struct problem *p, void *ctx)
+{
+	(void)ctx;
+	if (p->type == BF16)
+		return amx_gemm_bf16(0, p->m, p->n, p->k, p->a, p->k, p->b,
+				     p->n, p->c, p->n);
+	return amx_gemm_u8s8(0, p->m, p->n, p->k, p->a, p->k, p->b, p->n,
+			     p->c, p->n);
+}
+
+static int run_libamx_packed(struct problem *p, void *ctx)
+{
+	if (p->type == BF16)
+		return amx_gemm_bf16_packed(0, p->m, p->a, p->k, ctx, p->c, p->n);
+	return amx_gemm_u8s8_packed(0, p->m, p->a, p->k, ctx, p->c, p->n);
+}
+
+/* ---- oneDNN ---------------------------------------------------------- */
+
+#ifdef HAVE_DNNL
+static dnnl_engine_t eng;
+static dnnl_stream_t strm;
+
+struct dnnl_mm {
+	dnnl_primitive_t mm;
+	dnnl_memory_t a, b, c, bpk;
+	const char *impl;
+	double pack_s;
+};
+
+#define DNNL_OK(x) do { if ((x) != dnnl_success) return -1; } while (0)
+
+static int dnnl_setup(struct dnnl_mm *d, struct problem *p, int packed)
+{
+	dnnl_memory_desc_t amd, bmd, bplain, cmd;
+	dnnl_dims_t ad = { (dnnl_dim_t)p->m, (dnnl_dim_t)p->k };
+	dnnl_dims_t bd = { (dnnl_dim_t)p->k, (dnnl_dim_t)p->n };
+	dnnl_dims_t cd = { (dnnl_dim_t)p->m, (dnnl_dim_t)p->n };
+	dnnl_data_type_t at = p->type == BF16 ? dnnl_bf16 : dnnl_u8;
+	dnnl_data_type_t bt = p->type == BF16 ? dnnl_bf16 : dnnl_s8;
+	dnnl_data_type_t ct = p->type == BF16 ? dnnl_f32 : dnnl_s32;
+	dnnl_matmul_desc_t desc;
+	dnnl_primitive_desc_t pd;
+	const dnnl_memory_desc_t *wmd;
+
+	memset(d, 0, sizeof(*d));
+	DNNL_OK(dnnl_memory_desc_init_by_tag(&amd, 2, ad, at, dnnl_ab));
+	DNNL_OK(dnnl_memory_desc_init_by_tag(&bplain, 2, bd, bt, dnnl_ab));
+	DNNL_OK(dnnl_memory_desc_init_by_tag(&bmd, 2, bd, bt,
+			packed ? dnnl_format_tag_any : dnnl_ab));
+	DNNL_OK(dnnl_memory_desc_init_by_tag(&cmd, 2, cd, ct, dnnl_ab));
+	DNNL_OK(dnnl_matmul_desc_init(&desc, &amd, &bmd, NULL, &cmd));
+	DNNL_OK(dnnl_primitive_desc_create(&pd, &desc, NULL, eng, NULL));
+	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &d->impl);
+	d->impl = strdup(d->impl ? d->impl : "?");
+	wmd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
+	DNNL_OK(dnnl_primitive_create(&d->mm, pd));
+	DNNL_OK(dnnl_memory_create(&d->a, &amd, eng, p->a));
+	DNNL_OK(dnnl_memory_create(&d->c, &cmd, eng, p->c));
+	DNNL_OK(dnnl_memory_create(&d->b, &bplain, eng, p->b));
+	if (packed) {
+		dnnl_primitive_desc_t rpd;
+		dnnl_primitive_t r;
+		double best = INFINITY;
+
+		DNNL_OK(dnnl_memory_create(&d->bpk, wmd, eng, DNNL_MEMORY_ALLOCATE));
+		DNNL_OK(dnnl_reorder_primitive_desc_create(&rpd, &bplain, eng,
+							   wmd, eng, NULL));
+		DNNL_OK(dnnl_primitive_create(&r, rpd));
+		for (int i = 0; i < 3; i++) {
+			dnnl_exec_arg_t args[2] = { { DNNL_ARG_FROM, d->b },
+						    { DNNL_ARG_TO, d->bpk } };
+			double t = now();
+
+			DNNL_OK(dnnl_primitive_execute(r, strm, 2, args));
+			DNNL_OK(dnnl_stream_wait(strm));
+			t = now() - t;
+			if (t < best)
+				best = t;
+		}
+		d->pack_s = best;
+		dnnl_primitive_destroy(r);
+		dnnl_primitive_desc_destroy(rpd);
+	}
+	dnnl_primitive_desc_destroy(pd);
+	return 0;
+}
+
+static void dnnl_teardown(struct dnnl_mm *d)
+{
+	dnnl_primitive_destroy(d->mm);
+	dnnl_memory_destroy(d->a);
+	dnnl_memory_destroy(d->b);
+	dnnl_memory_destroy(d->c);
+	if (d->bpk)
+		dnnl_memory_destroy(d->bpk);
+	free((void *)d->impl);
+}
+
+static int run_dnnl(struct problem *p, void *ctx)
+{
+	struct dnnl_mm *d = ctx;
+	dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, d->a },
+				    { DNNL_ARG_WEIGHTS, d->bpk ? d->bpk : d->b },
+				    { DNNL_ARG_DST, d->c } };
+
+	(void)p;
+	if (dnnl_primitive_execute(d->mm, strm, 3, args) != dnnl_success)
+		return -1;
+	return dnnl_stream_wait(strm) == dnnl_success ? 0 : -1;
+}
+#endif
+
+/* ---- one row --------------------------------------------------------- */
+
+struct row {
+	int type;
+	unsigned int thr;
+	size_t m, n, k;
+	double amx, dnnl, amx_pk, dnnl_pk, amx_pack_ms, dnnl_pack_ms, peak;
+	const char *impl;
+};
+
+static void measure(struct row *r, const struct opts *o)
+{
+	struct problem p;
+	struct amx_packed_b *pb = NULL;
+	double flops = 2.0 * r->m * r->n * r->k, t, best = INFINITY;
+
+	problem_init(&p, r->type, r->m, r->n, r->k);
+	r->amx = flops / best_time(&p, run_libamx, NULL, o->reps) / 1e9;
+	for (int i = 0; i < 3; i++) {
+		t = now();
+		amx_packed_b_create(&pb, r->type == BF16 ? AMX_GEMM_BF16 :
+				    AMX_GEMM_S8, r->k, r->n, p.b, r->n);
+		t = now() - t;
+		if (t < best)
+			best = t;
+		if (i < 2)
+			amx_packed_b_free(pb);
+	}
+	r->amx_pack_ms = best * 1e3;
+	r->amx_pk = flops / best_time(&p, run_libamx_packed, pb, o->reps) / 1e9;
+	amx_packed_b_free(pb);
+	r->dnnl = r->dnnl_pk = r->dnnl_pack_ms = NAN;
+	r->impl = "none";
+#ifdef HAVE_DNNL
+	{
+		static char impl[64];
+		struct dnnl_mm d;
+
+		if (!dnnl_setup(&d, &p, 0)) {
+			r->dnnl = flops / best_time(&p, run_dnnl, &d, o->reps) / 1e9;
+			snprintf(impl, sizeof(impl), "%s", d.impl);
+			r->impl = impl;
+			dnnl_teardown(&d);
+		}
+		if (!dnnl_setup(&d, &p, 1)) {
+			r->dnnl_pk = flops / best_time(&p, run_dnnl, &d, o->reps) / 1e9;
+			r->dnnl_pack_ms = d.pack_s * 1e3;
+			dnnl_teardown(&d);
+		}
+	}
+#endif
+	problem_free(&p);
+}
+
+static const char *backend_name(int b)
+{
+	return b == AMX_GEMM_BACKEND_AMX ? "amx" :
+	       b == AMX_GEMM_BACKEND_AVX512 ? "avx512" : "c";
+}
+
+static int write_png(const char *csv, const char *png, unsigned int nthr)
+{
+	FILE *g;
+
+	if (system("command -v gnuplot >/dev/null 2>&1")) {
+		printf("# gnuplot not found: no plot\n");
+		return 0;
+	}
+	g = popen("gnuplot", "w");
+	if (!g)
+		return -errno;
+	fprintf(g,
+		"set terminal pngcairo size 1000,600 noenhanced\n"
+		"set output '%s'\n"
+		"set datafile separator ','\n"
+		"set logscale x 2\n"
+		"set xlabel 'square size M = N = K'\n"
+		"set ylabel 'GFLOPS (GOPS for int8)'\n"
+		"set key top left\n"
+		"set title 'libamx vs oneDNN, square GEMM, %u thread(s)'\n"
+		"sq(t) = (strcol(1) eq t && $2 == %u && $3 == $4 && $4 == $5)\n"
+		"plot '%s' using (sq('bf16') ? $3 : 1/0):6 with linespoints title 'libamx bf16', "
+		"'' using (sq('bf16') ? $3 : 1/0):7 with linespoints title 'oneDNN bf16', "
+		"'' using (sq('u8s8') ? $3 : 1/0):6 with linespoints title 'libamx u8s8', "
+		"'' using (sq('u8s8') ? $3 : 1/0):7 with linespoints title 'oneDNN u8s8'\n",
+		png, nthr, nthr, csv);
+	return pclose(g) ? -EIO : 0;
+}
+
+static void usage(void)
+{
+	fprintf(stderr, "usage: amx-bench [--quick] [--max N] [--reps N] "
+			"[--csv FILE] [--png FILE]\n");
+	exit(2);
+}
+
+int main(int argc, char **argv)
+{
+	struct opts o = { .reps = 10, .max = 4096 };
+	static const size_t llm_m[] = { 1, 4, 16, 32, 128 };
+	static const size_t llm_nk[][2] = { { 4096, 4096 }, { 11008, 4096 } };
+	size_t shapes[64][3], nshapes = 0;
+	double pk_fb[2][2], pk_amx[2][2];
+	unsigned int thr[2];
+	FILE *csv = NULL;
+	int amx_ok;
+
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--quick"))
+			o.quick = 1;
+		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
+			o.max = strtoul(argv[++i], NULL, 0);
+		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
+			o.reps = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
+			o.csv = argv[++i];
+		else if (!strcmp(argv[i], "--png") && i + 1 < argc)
+			o.png = argv[++i];
+		else
+			usage();
+	}
+	if (o.reps < 1)
+		o.reps = 1;
+	if (o.quick && o.max > 512)
+		o.max = 512;
+
+	amx_ok = amx_request() == 0;
+	amx_set_num_threads(0);
+	thr[0] = 1;
+	thr[1] = (unsigned int)amx_get_num_threads();
+#ifdef HAVE_DNNL
+	if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success ||
+	    dnnl_stream_create(&strm, eng, dnnl_stream_default_flags) != dnnl_success) {
+		fprintf(stderr, "amx-bench: oneDNN engine unavailable\n");
+		return 1;
+	}
+#endif
+
+	for (size_t s = 16; s <= o.max; s *= 2) {
+		shapes[nshapes][0] = shapes[nshapes][1] = shapes[nshapes][2] = s;
+		nshapes++;
+	}
+	for (size_t i = 0; !o.quick && i < 2; i++)
+		for (size_t j = 0; j < 5; j++) {
+			if (llm_nk[i][0] > o.max * 4 || llm_nk[i][1] > o.max * 4)
+				continue;
+			shapes[nshapes][0] = llm_m[j];
+			shapes[nshapes][1] = llm_nk[i][0];
+			shapes[nshapes][2] = llm_nk[i][1];
+			nshapes++;
+		}
+
+	printf("# libamx backends: bf16 %s, int8 %s; threads 1 and %u; "
+	       "oneDNN %s\n",
+	       backend_name(amx_gemm_backend(AMX_GEMM_BF16)),
+	       backend_name(amx_gemm_backend(AMX_GEMM_S8)), thr[1],
+#ifdef HAVE_DNNL
+	       "2.x (C API)"
+#else
+	       "not built"
+#endif
+	       );
+	for (int t = 0; t < 2; t++) {
+		long it = o.quick ? 200000 : 2000000;
+
+		pk_fb[t][BF16] = pk_fb[t][INT8] = NAN;
+		pk_amx[t][BF16] = pk_amx[t][INT8] = NAN;
+		if (amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AVX512 ||
+		    amx_ok)
+			pk_fb[t][BF16] = peak(bench_peak_avx512_bf16, it, thr[t]);
+		if (amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AVX512 ||
+		    amx_ok)
+			pk_fb[t][INT8] = peak(bench_peak_avx512_int8, it, thr[t]);
+		if (amx_ok) {
+			pk_amx[t][BF16] = peak(bench_peak_amx_bf16, it / 4, thr[t]);
+			pk_amx[t][INT8] = peak(bench_peak_amx_int8, it / 4, thr[t]);
+		}
+		printf("# peak %u thr: AMX bf16 ", thr[t]);
+		printf(amx_ok ? "%.0f" : "n/a", pk_amx[t][BF16]);
+		printf(" GFLOPS, int8 ");
+		printf(amx_ok ? "%.0f" : "n/a", pk_amx[t][INT8]);
+		printf(" GOPS; AVX-512 vdpbf16ps %.0f GFLOPS, vpdpbusd %.0f GOPS\n",
+		       pk_fb[t][BF16], pk_fb[t][INT8]);
+	}
+
+	if (o.csv) {
+		csv = fopen(o.csv, "w");
+		if (!csv) {
+			perror(o.csv);
+			return 1;
+		}
+		fprintf(csv, "type,threads,m,n,k,libamx_gflops,onednn_gflops,"
+			"ratio,libamx_packed_gflops,onednn_packed_gflops,"
+			"packed_ratio,libamx_pack_ms,onednn_pack_ms,peak_gflops,"
+			"libamx_pct_peak,libamx_backend,onednn_impl\n");
+	}
+	printf("%-4s %3s %17s | %8s %5s %8s %6s | %8s %8s %6s | %9s %9s | %s\n",
+	       "type", "thr", "M x N x K", "libamx", "%peak", "oneDNN", "ratio",
+	       "lib-pk", "dnnl-pk", "ratio", "pack ms", "dnnl ms", "oneDNN impl");
+	for (int t = 0; t < 2; t++) {
+		amx_set_num_threads(thr[t]);
+#ifdef HAVE_DNNL
+		omp_set_num_threads((int)thr[t]);
+#endif
+		for (int type = BF16; type <= INT8; type++)
+			for (size_t s = 0; s < nshapes; s++) {
+				struct row r = { .type = type, .thr = thr[t],
+						 .m = shapes[s][0],
+						 .n = shapes[s][1],
+						 .k = shapes[s][2] };
+				int be = amx_gemm_backend(type == BF16 ?
+						AMX_GEMM_BF16 : AMX_GEMM_S8);
+				char shape[48];
+
+				r.peak = be == AMX_GEMM_BACKEND_AMX ?
+					 pk_amx[t][type] : pk_fb[t][type];
+				measure(&r, &o);
+				snprintf(shape, sizeof(shape), "%zux%zux%zu",
+					 r.m, r.n, r.k);
+				printf("%-4s %3u %17s | %8.1f %5.1f %8.1f %6.2f | "
+				       "%8.1f %8.1f %6.2f | %9.3f %9.3f | %s\n",
+				       type_name[type], r.thr, shape, r.amx,
+				       100 * r.amx / r.peak, r.dnnl,
+				       r.amx / r.dnnl, r.amx_pk, r.dnnl_pk,
+				       r.amx_pk / r.dnnl_pk, r.amx_pack_ms,
+				       r.dnnl_pack_ms, r.impl);
+				fflush(stdout);
+				if (csv)
+					fprintf(csv, "%s,%u,%zu,%zu,%zu,%.3f,%.3f,"
+						"%.4f,%.3f,%.3f,%.4f,%.4f,%.4f,"
+						"%.1f,%.2f,%s,%s\n",
+						type_name[type], r.thr, r.m,
+						r.n, r.k, r.amx, r.dnnl,
+						r.amx / r.dnnl, r.amx_pk,
+						r.dnnl_pk, r.amx_pk / r.dnnl_pk,
+						r.amx_pack_ms, r.dnnl_pack_ms,
+						r.peak, 100 * r.amx / r.peak,
+						backend_name(be), r.impl);
+			}
+	}
+	if (csv) {
+		fclose(csv);
+		if (o.png && write_png(o.csv, o.png, thr[1]))
+			fprintf(stderr, "amx-bench: gnuplot failed\n");
+	} else if (o.png) {
+		fprintf(stderr, "amx-bench: --png needs --csv\n");
+	}
+	return 0;
+}
