@@ -16,5 +16,8 @@ install(FILES ${PROJECT_BINARY_DIR}/amxConfig.cmake
               ${PROJECT_BINARY_DIR}/amxConfigVersion.cmake
         DESTINATION ${AMX_CMAKE_DIR})
 
+# Relocatable: the prefix is found from where amx.pc itself is installed.
+file(RELATIVE_PATH AMX_PC_UP /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
+set(AMX_PC_PREFIX "\${pcfiledir}/${AMX_PC_UP}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/amx.pc.in ${PROJECT_BINARY_DIR}/amx.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/amx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
