@@ -86,14 +86,14 @@ static int request_locked(void)
 	const struct amx_info *si = amx__static_info();
 	long ret;
 
+	ret = support_error(si);
+	if (ret)
+		return (int)ret;
 	ret = perm_granted();
 	if (ret < 0)
 		return (int)ret;
 	if (ret)
 		return 0;
-	ret = support_error(si);
-	if (ret)
-		return (int)ret;
 	ret = check_own_altstack(si);
 	if (ret)
 		return (int)ret;
