@@ -53,24 +53,12 @@ size_t amx_sigaltstack_size(void)
 static __thread void *own_map;
 static __thread size_t own_map_size;
 
-static int get_altstack(stack_t *ss)
+/* sigaltstack(2) returning 0 or -errno, leaving errno alone. */
+static int altstack(const stack_t *ss, stack_t *old)
 {
 	int saved = errno;
 
-	if (sigaltstack(NULL, ss)) {
-		int ret = -errno;
-
-		errno = saved;
-		return ret;
-	}
-	return 0;
-}
-
-static int set_altstack(const stack_t *ss)
-{
-	int saved = errno;
-
-	if (sigaltstack(ss, NULL)) {
+	if (sigaltstack(ss, old)) {
 		int ret = -errno;
 
 		errno = saved;
@@ -97,7 +85,7 @@ int amx_sigaltstack_install(void)
 	void *map;
 	int ret;
 
-	ret = get_altstack(&cur);
+	ret = altstack(NULL, &cur);
 	if (ret)
 		return ret;
 	if (cur.ss_flags & SS_ONSTACK)
@@ -118,7 +106,7 @@ int amx_sigaltstack_install(void)
 	ss.ss_sp = (char *)map + page;
 	ss.ss_size = size;
 	ss.ss_flags = 0;
-	ret = set_altstack(&ss);
+	ret = altstack(&ss, NULL);
 	if (ret) {
 		munmap(map, size + page);
 		return ret;
@@ -135,7 +123,7 @@ int amx_sigaltstack_uninstall(void)
 	stack_t ss;
 	int ret;
 
-	ret = get_altstack(&ss);
+	ret = altstack(NULL, &ss);
 	if (ret)
 		return ret;
 	if (!is_own(&ss))
@@ -145,7 +133,7 @@ int amx_sigaltstack_uninstall(void)
 	ss.ss_flags = SS_DISABLE;
 	ss.ss_sp = NULL;
 	ss.ss_size = 0;
-	ret = set_altstack(&ss);
+	ret = altstack(&ss, NULL);
 	if (ret)
 		return ret;
 	munmap(own_map, own_map_size);

@@ -15,65 +15,70 @@ static size_t packed_index(size_t kk, size_t j, size_t k, size_t g)
 	return tile * (1024 / (4 / g)) + r * (64 / (4 / g)) + (j % 16) * g + p;
 }
 
-static int check_bf16(size_t k, size_t n, size_t ldb, uint64_t *seed)
-{
-	size_t size = amx_pack_b_size_bf16(k, n), i, j, nonzero = 0;
-	uint16_t *b = malloc(k * ldb * 2 + 2), *back = calloc(k * ldb + 1, 2);
-	uint16_t *img = malloc(size + 64);
-	int ok = 1;
+/* The two element types behind one signature. */
+struct vnni_type {
+	size_t es, g;
+	size_t (*size)(size_t k, size_t n);
+	int (*pack)(void *dst, const void *b, size_t k, size_t n, size_t ldb);
+	int (*unpack)(void *b, const void *src, size_t k, size_t n, size_t ldb);
+};
 
-	for (i = 0; i < k * ldb; i++)
-		b[i] = (uint16_t)(amx_test_rand(seed) | 1); /* never zero */
-	memset(img, 0xa5, size + 64);
-	if (amx_pack_b_bf16(img, b, k, n, ldb))
-		ok = 0;
-	for (i = 0; ok && i < k; i++)
-		for (j = 0; j < n; j++)
-			if (img[packed_index(i, j, k, 2)] != b[i * ldb + j])
-				ok = 0;
-	for (i = 0; i < size / 2; i++)
-		nonzero += img[i] != 0;
-	if (nonzero != k * n)	/* all padding is zero */
-		ok = 0;
-	if (((uint8_t *)img)[size] != 0xa5)	/* nothing past the end */
-		ok = 0;
-	if (amx_unpack_b_bf16(back, img, k, n, ldb))
-		ok = 0;
-	for (i = 0; ok && i < k; i++)
-		for (j = 0; j < n; j++)
-			if (back[i * ldb + j] != b[i * ldb + j])
-				ok = 0;
-	free(b);
-	free(back);
-	free(img);
-	return ok;
+static int pack16(void *d, const void *b, size_t k, size_t n, size_t ldb)
+{
+	return amx_pack_b_bf16(d, b, k, n, ldb);
 }
 
-static int check_i8(size_t k, size_t n, size_t ldb, uint64_t *seed)
+static int unpack16(void *b, const void *s, size_t k, size_t n, size_t ldb)
 {
-	size_t size = amx_pack_b_size_i8(k, n), i, j, nonzero = 0;
-	int8_t *b = malloc(k * ldb + 1), *back = calloc(k * ldb + 1, 1);
-	int8_t *img = malloc(size + 64);
+	return amx_unpack_b_bf16(b, s, k, n, ldb);
+}
+
+static int pack8(void *d, const void *b, size_t k, size_t n, size_t ldb)
+{
+	return amx_pack_b_i8(d, b, k, n, ldb);
+}
+
+static int unpack8(void *b, const void *s, size_t k, size_t n, size_t ldb)
+{
+	return amx_unpack_b_i8(b, s, k, n, ldb);
+}
+
+static const struct vnni_type bf16 = { 2, 2, amx_pack_b_size_bf16, pack16, unpack16 };
+static const struct vnni_type i8 = { 1, 4, amx_pack_b_size_i8, pack8, unpack8 };
+
+/* Element i of a matrix of es-byte elements, as an integer. */
+static unsigned int elem(const struct vnni_type *t, const uint8_t *m, size_t i)
+{
+	return t->es == 2 ? ((const uint16_t *)m)[i] : m[i];
+}
+
+static int check(const struct vnni_type *t, size_t k, size_t n, size_t ldb, uint64_t *seed)
+{
+	size_t size = t->size(k, n), i, j, nonzero = 0;
+	uint8_t *b = malloc(k * ldb * t->es), *back = calloc(k * ldb, t->es);
+	uint8_t *img = malloc(size + 64);
 	int ok = 1;
 
-	for (i = 0; i < k * ldb; i++)
-		b[i] = (int8_t)(amx_test_rand(seed) | 1);
-	memset(img, 0x5a, size + 64);
-	if (amx_pack_b_i8(img, b, k, n, ldb))
+	for (i = 0; i < k * ldb * t->es; i++)
+		b[i] = (uint8_t)(amx_test_rand(seed) | 1);	/* never zero */
+	memset(img, 0xa5, size + 64);
+	if (t->pack(img, b, k, n, ldb))
 		ok = 0;
 	for (i = 0; ok && i < k; i++)
 		for (j = 0; j < n; j++)
-			if (img[packed_index(i, j, k, 4)] != b[i * ldb + j])
+			if (elem(t, img, packed_index(i, j, k, t->g)) != elem(t, b, i * ldb + j))
 				ok = 0;
-	for (i = 0; i < size; i++)
-		nonzero += img[i] != 0;
-	if (nonzero != k * n || img[size] != 0x5a)
+	for (i = 0; i < size / t->es; i++)
+		nonzero += elem(t, img, i) != 0;
+	if (nonzero != k * n)	/* all padding is zero */
 		ok = 0;
-	if (amx_unpack_b_i8(back, img, k, n, ldb))
+	if (img[size] != 0xa5)	/* nothing past the end */
+		ok = 0;
+	if (t->unpack(back, img, k, n, ldb))
 		ok = 0;
 	for (i = 0; ok && i < k; i++)
 		for (j = 0; j < n; j++)
-			if (back[i * ldb + j] != b[i * ldb + j])
+			if (elem(t, back, i * ldb + j) != elem(t, b, i * ldb + j))
 				ok = 0;
 	free(b);
 	free(back);
@@ -98,11 +103,11 @@ int main(void)
 
 	for (a = 0; a < sizeof(ks) / sizeof(ks[0]); a++) {
 		for (c = 0; c < sizeof(ns) / sizeof(ns[0]); c++) {
-			if (!check_bf16(ks[a], ns[c], ns[c] + (a % 3) * 7, &seed)) {
+			if (!check(&bf16, ks[a], ns[c], ns[c] + (a % 3) * 7, &seed)) {
 				ok_bf16 = 0;
 				tap_diag("bf16 k=%zu n=%zu failed", ks[a], ns[c]);
 			}
-			if (!check_i8(ks[a], ns[c], ns[c] + (c % 2) * 5, &seed)) {
+			if (!check(&i8, ks[a], ns[c], ns[c] + (c % 2) * 5, &seed)) {
 				ok_i8 = 0;
 				tap_diag("int8 k=%zu n=%zu failed", ks[a], ns[c]);
 			}
