@@ -1,0 +1,100 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# The two set-up commands of the README, for a fresh Debian 12 as root:
+#
+#   ./bootstrap.sh main   install what is needed, build, run the tile
+#                         matmul example natively and in the QEMU guest
+#   ./bootstrap.sh test   install what is needed, build, run every test
+#                         (native, sanitizer build, QEMU guest)
+#
+# Build trees go to build/ (and build-asan/); slow guest artifacts are
+# cached in /var/cache/libamx keyed by their inputs.
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")" && pwd)
+cd "$top"
+jobs=$(nproc)
+
+say() { printf '\n== %s\n' "$*"; }
+
+# Debian packages each stage needs.
+pkgs_build="gcc cmake ninja-build pkg-config libcpuid-dev python3 binutils"
+pkgs_bench="libdnnl-dev gnuplot-nox"
+pkgs_guest="linux-source-6.12 qemu-system-x86 busybox-static cpio gzip bc bison flex
+	libelf-dev libssl-dev xz-utils make dpkg-dev meson libglib2.0-dev
+	libpixman-1-dev libfdt-dev"
+
+install_packages() {
+	local missing=() p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	say "installing ${missing[*]}"
+	if [ "$(id -u)" != 0 ]; then
+		echo "bootstrap: need root to install: ${missing[*]}" >&2
+		exit 1
+	fi
+	export DEBIAN_FRONTEND=noninteractive
+	apt-get update -q
+	apt-get install -y -q --no-install-recommends "${missing[@]}"
+}
+
+configure_build() {
+	local dir=$1
+	shift
+	cmake -S "$top" -B "$dir" -G Ninja "$@" >/dev/null
+	cmake --build "$dir" -j "$jobs"
+}
+
+guest_available() {
+	[ -x "$top/kernel/rig/guest.sh" ]
+}
+
+run_main() {
+	# shellcheck disable=SC2086
+	install_packages $pkgs_build $pkgs_guest
+	say "building libamx"
+	configure_build build
+	say "tile matmul example, natively"
+	set +e
+	./build/examples/tile_matmul
+	rc=$?
+	set -e
+	case $rc in
+	0) ;;
+	4) echo "(skipped natively: this machine cannot run AMX, see the reason above)" ;;
+	*) echo "bootstrap: tile_matmul FAILED natively (exit $rc)" >&2; exit 1 ;;
+	esac
+	if guest_available; then
+		say "tile matmul example, in the QEMU guest"
+		"$top/kernel/rig/guest.sh" --build build --only example.tile_matmul
+	fi
+}
+
+run_test() {
+	# shellcheck disable=SC2086
+	install_packages $pkgs_build $pkgs_bench $pkgs_guest
+	say "building libamx"
+	configure_build build
+	say "native tests"
+	(cd build && ctest --output-on-failure -j "$jobs" -LE guest)
+	say "sanitizer build (ASan + UBSan) tests"
+	configure_build build-asan -DAMX_SANITIZE=ON -DCMAKE_BUILD_TYPE=Debug
+	(cd build-asan && ctest --output-on-failure -j "$jobs" -LE "guest|sdk")
+	if guest_available; then
+		say "QEMU guest tests"
+		(cd build && ctest --output-on-failure -L guest)
+	fi
+}
+
+case ${1:-} in
+main) run_main ;;
+test) run_test ;;
+*)
+	echo "usage: $0 main|test" >&2
+	exit 2
+	;;
+esac

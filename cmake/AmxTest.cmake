@@ -1,0 +1,84 @@
+# SPDX-License-Identifier: MIT
+#
+# amx_add_test(NAME <name> SOURCES <files...> [NEEDS_AMX] [ARGS <args...>]
+#              [LABELS <labels...>] [LIBS <targets...>] [NO_GUEST])
+#
+# One program per feature.  The program prints TAP and exits 0 (pass),
+# 4 (skip: the feature is missing here) or anything else (fail).  Every
+# test is also listed in the guest manifest so the QEMU rig runs it in the
+# guest (static build, AMX_GUEST=ON), unless NO_GUEST.
+#
+# amx_add_test_command(NAME <name> COMMAND <cmd...> [LABELS ...]) adds a
+# test that is not one of our programs (scripts, consumer builds).
+
+set_property(GLOBAL PROPERTY AMX_GUEST_MANIFEST "")
+
+# Library the test and example programs link: static in the guest.
+if(AMX_GUEST)
+  set(AMX_TEST_LIB amx::amx_static)
+else()
+  set(AMX_TEST_LIB amx::amx)
+endif()
+
+function(amx_link_program target)
+  target_link_libraries(${target} PRIVATE ${AMX_TEST_LIB} amx_build_flags)
+  target_include_directories(${target} PRIVATE ${PROJECT_SOURCE_DIR}/tests)
+  if(AMX_GUEST)
+    target_link_options(${target} PRIVATE -static)
+  endif()
+endfunction()
+
+function(amx__guest_list name target args)
+  string(REPLACE ";" "\t" _args "${args}")
+  set_property(GLOBAL APPEND PROPERTY AMX_GUEST_MANIFEST
+               "${name}\t$<TARGET_FILE:${target}>\t${_args}")
+endfunction()
+
+function(amx_add_test)
+  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST" "NAME" "SOURCES;ARGS;LABELS;LIBS" ${ARGN})
+  set(_target test_${T_NAME})
+  add_executable(${_target} ${T_SOURCES})
+  amx_link_program(${_target})
+  if(T_LIBS)
+    target_link_libraries(${_target} PRIVATE ${T_LIBS})
+  endif()
+  add_test(NAME ${T_NAME} COMMAND ${_target} ${T_ARGS})
+  set(_labels unit ${T_LABELS})
+  if(T_NEEDS_AMX)
+    list(APPEND _labels amx)
+  endif()
+  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
+                       LABELS "${_labels}")
+  if(NOT T_NO_GUEST)
+    amx__guest_list(${T_NAME} ${_target} "${T_ARGS}")
+  endif()
+endfunction()
+
+# An example program run as a test (it verifies its own result).
+function(amx_example_test name target)
+  cmake_parse_arguments(E "NEEDS_AMX;NO_GUEST" "" "ARGS" ${ARGN})
+  add_test(NAME example.${name} COMMAND ${target} ${E_ARGS})
+  set(_labels example)
+  if(E_NEEDS_AMX)
+    list(APPEND _labels amx)
+  endif()
+  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
+                       LABELS "${_labels}")
+  if(NOT E_NO_GUEST)
+    amx__guest_list(example.${name} ${target} "${E_ARGS}")
+  endif()
+endfunction()
+
+function(amx_add_test_command)
+  cmake_parse_arguments(T "" "NAME" "COMMAND;LABELS" ${ARGN})
+  add_test(NAME ${T_NAME} COMMAND ${T_COMMAND})
+  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 600
+                       LABELS "${T_LABELS}")
+endfunction()
+
+# guest-manifest.tsv: name <TAB> program <TAB> args..., one test a line.
+function(amx_write_guest_manifest)
+  get_property(_lines GLOBAL PROPERTY AMX_GUEST_MANIFEST)
+  list(JOIN _lines "\n" _content)
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/guest-manifest.tsv CONTENT "${_content}\n")
+endfunction()

@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libamx - Intel AMX (Advanced Matrix Extensions) for Linux applications.
+ *
+ * One public header.  Every function that can fail returns 0 (or a
+ * non-negative count, where documented) on success and a negative errno
+ * value on failure; none of them changes the caller's errno.
+ * amx_strerror() turns such a value into a sentence naming cause and fix.
+ *
+ * Cheap tile helpers (load, store, zero, dot products) are macros over
+ * inline assembly: they need no -mamx-* compiler flags and no target
+ * attributes, and take the tile register number as a literal 0..7.
+ */
+#ifndef AMX_H
+#define AMX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define AMX_VERSION_MAJOR 0
+#define AMX_VERSION_MINOR 1
+#define AMX_VERSION_PATCH 0
+/* MAJOR * 10000 + MINOR * 100 + PATCH, as amx_version() returns it. */
+#define AMX_VERSION \
+	(AMX_VERSION_MAJOR * 10000 + AMX_VERSION_MINOR * 100 + AMX_VERSION_PATCH)
+
+#if defined(__GNUC__)
+#define AMX_API __attribute__((visibility("default")))
+#else
+#define AMX_API
+#endif
+
+/* Version of the library actually loaded (AMX_VERSION of its build). */
+AMX_API int amx_version(void);
+AMX_API const char *amx_version_string(void);
+
+/*
+ * A sentence describing @err (negative or positive errno value), naming
+ * the likely cause in AMX terms and the fix.  Never NULL.
+ */
+AMX_API const char *amx_strerror(int err);
+
+/* --------------------------------------------------------------------
+ * Detection
+ * ------------------------------------------------------------------ */
+
+/* Bits of struct amx_info.cpu: what CPUID reports. */
+#define AMX_CPU_AMX_TILE	(1u << 0)	/* CPUID.(7,0):EDX[24] */
+#define AMX_CPU_AMX_INT8	(1u << 1)	/* CPUID.(7,0):EDX[25] */
+#define AMX_CPU_AMX_BF16	(1u << 2)	/* CPUID.(7,0):EDX[22] */
+#define AMX_CPU_AMX_FP16	(1u << 3)	/* CPUID.(7,1):EAX[21] */
+#define AMX_CPU_AMX_COMPLEX	(1u << 4)	/* CPUID.(7,1):EDX[8] */
+#define AMX_CPU_OSXSAVE		(1u << 5)	/* CPUID.1:ECX[27] */
+#define AMX_CPU_XFD		(1u << 6)	/* CPUID.(0xD,1):EAX[4] */
+#define AMX_CPU_AVX512F		(1u << 7)	/* CPUID.(7,0):EBX[16] */
+#define AMX_CPU_AVX512_BF16	(1u << 8)	/* CPUID.(7,1):EAX[5] */
+#define AMX_CPU_AVX512_VNNI	(1u << 9)	/* CPUID.(7,0):ECX[11] */
+
+/* XSAVE state components of AMX. */
+#define AMX_XFEATURE_XTILECFG	17
+#define AMX_XFEATURE_XTILEDATA	18
+#define AMX_XFEATURE_MASK_TILE \
+	((1ull << AMX_XFEATURE_XTILECFG) | (1ull << AMX_XFEATURE_XTILEDATA))
+
+/* Palette 1 geometry from CPUID leaf 0x1D, sub-leaf 1. */
+struct amx_palette {
+	uint16_t total_bytes;	/* all tile registers together */
+	uint16_t bytes_per_tile;
+	uint16_t bytes_per_row;	/* maximum colsb */
+	uint16_t max_names;	/* number of tile registers */
+	uint16_t max_rows;
+	uint16_t reserved[3];
+};
+
+/*
+ * What the CPU, the OS and the kernel say about AMX.  Filled by
+ * amx_get_info().  Fields the machine cannot report are 0; *_err fields
+ * hold the -errno of a failed query (0 when the query worked).
+ */
+struct amx_info {
+	uint32_t cpu;			/* AMX_CPU_* bits */
+	uint32_t max_palette;		/* CPUID.(0x1D,0):EAX, 0 = no palettes */
+	struct amx_palette palette1;	/* valid when max_palette >= 1 */
+	uint16_t tmul_max_k;		/* CPUID.(0x1E,0):EBX[7:0], rows */
+	uint16_t tmul_max_n;		/* CPUID.(0x1E,0):EBX[23:8], bytes */
+	uint64_t xcr0;			/* XGETBV(0); 0 without OSXSAVE */
+	uint32_t xsave_size_enabled;	/* CPUID.(0xD,0):EBX, XCR0 features */
+	uint32_t xsave_size_max;	/* CPUID.(0xD,0):ECX, all features */
+	uint32_t xtilecfg_size, xtilecfg_offset;	/* CPUID.(0xD,17) */
+	uint32_t xtiledata_size, xtiledata_offset;	/* CPUID.(0xD,18) */
+	uint64_t kernel_supported;	/* ARCH_GET_XCOMP_SUPP mask */
+	int kernel_supported_err;
+	int kernel_permitted_err;
+	uint64_t kernel_permitted;	/* ARCH_GET_XCOMP_PERM mask, read now */
+	unsigned long minsigstksz;	/* getauxval(AT_MINSIGSTKSZ), 0 if absent */
+	size_t sigaltstack_size;	/* amx_sigaltstack_size() */
+	int status;			/* amx_status() at the time of the call */
+	uint32_t reserved[15];
+};
+
+/*
+ * Fill @info.  CPUID, XGETBV, AT_MINSIGSTKSZ and ARCH_GET_XCOMP_SUPP are
+ * read once per process and cached; ARCH_GET_XCOMP_PERM is read again on
+ * every call (one cheap syscall) because permission changes over time.
+ * Returns 0, or -EINVAL when @info is NULL.
+ */
+AMX_API int amx_get_info(struct amx_info *info);
+
+/*
+ * Whether this process may execute AMX tile instructions now.
+ * Returns 0 when the CPU, the OS and the kernel support AMX and
+ * permission for XTILEDATA is granted; otherwise -EOPNOTSUPP (no AMX in
+ * CPU, OS or kernel), -EINVAL (kernel without the arch_prctl options),
+ * -EACCES (supported, permission not requested yet), or the error of the
+ * last failed amx_request().  No syscall once permission is known.
+ */
+AMX_API int amx_status(void);
+
+/* --------------------------------------------------------------------
+ * Permission
+ * ------------------------------------------------------------------ */
+
+/*
+ * Ask the kernel for permission to use AMX tile data (XTILEDATA) in this
+ * process.  Call it at library or program init, before the first tile
+ * instruction.  Idempotent and thread-safe; after success it returns 0
+ * with no syscall.  Permission is per process: inherited by fork(),
+ * cleared by execve().
+ *
+ * Before asking, the calling thread's alternate signal stack is checked
+ * against the signal frame size the kernel will require once AMX is
+ * permitted; a too-small one is refused here with -ENOSPC and nothing is
+ * changed (amx_sigaltstack_install() fixes it).
+ *
+ * Returns 0, or -EOPNOTSUPP (CPU or kernel lacks AMX), -EINVAL (kernel
+ * older than 5.16, without the arch_prctl options), -ENOSPC (a thread's
+ * sigaltstack is too small; the kernel checks every thread), -EPERM
+ * (refused by policy, e.g. seccomp), -EIO (the kernel said yes but does
+ * not report the permission afterwards).
+ */
+AMX_API int amx_request(void);
+
+/* --------------------------------------------------------------------
+ * Signal stacks
+ * ------------------------------------------------------------------ */
+
+/* Stack budget for a signal handler's own frames, on top of the frame. */
+#define AMX_SIGSTACK_HANDLER_BUDGET (16u * 1024u)
+
+/*
+ * A sigaltstack size the kernel accepts once AMX is permitted: the signal
+ * frame size with tile data (AT_MINSIGSTKSZ when the kernel provides it,
+ * otherwise computed from CPUID leaf 0xD) plus one byte, at least
+ * sysconf(_SC_SIGSTKSZ), plus AMX_SIGSTACK_HANDLER_BUDGET, rounded up to
+ * the page size.  Never fails.
+ */
+AMX_API size_t amx_sigaltstack_size(void);
+
+/*
+ * Give the calling thread an alternate signal stack of
+ * amx_sigaltstack_size() bytes (mmap'ed, with a guard page below it).
+ * An installed stack that is already large enough is kept (returns 1);
+ * a too-small or missing one is replaced (returns 0).  Returns -EBUSY
+ * when called from a handler running on the current alternate stack,
+ * -ENOMEM when the mapping fails, or the sigaltstack() error.
+ */
+AMX_API int amx_sigaltstack_install(void);
+
+/*
+ * Disable the alternate stack installed by amx_sigaltstack_install() in
+ * the calling thread and free it.  Returns 0, -ENOENT when the current
+ * alternate stack is not the library's, -EBUSY when running on it.
+ */
+AMX_API int amx_sigaltstack_uninstall(void);
+
+/* --------------------------------------------------------------------
+ * Tile configuration
+ * ------------------------------------------------------------------ */
+
+#define AMX_TILE_MAX 16	/* slots in the LDTILECFG memory layout */
+
+/* Exactly the 64-byte memory operand of LDTILECFG / STTILECFG. */
+struct amx_tilecfg {
+	uint8_t palette_id;
+	uint8_t start_row;
+	uint8_t reserved[14];
+	uint16_t colsb[AMX_TILE_MAX];	/* bytes per row of each tile */
+	uint8_t rows[AMX_TILE_MAX];
+} __attribute__((aligned(64)));
+
+/*
+ * Clear @cfg and set its palette.  Only palette 1 exists; it is checked
+ * against CPUID leaf 0x1D where the CPU has AMX (and against the
+ * architectural palette 1 elsewhere, so configurations can be built on
+ * any machine).  Returns 0 or -EINVAL.
+ */
+AMX_API int amx_tilecfg_init(struct amx_tilecfg *cfg, unsigned int palette);
+
+/*
+ * Shape tile register @tile: @rows rows of @colsb bytes.  Both zero
+ * leaves the tile unconfigured.  Checked against the palette (tile <
+ * max_names, rows <= max_rows, colsb <= bytes_per_row, both zero or both
+ * non-zero).  Returns 0 or -EINVAL; @cfg is unchanged on error.
+ */
+AMX_API int amx_tilecfg_set(struct amx_tilecfg *cfg, unsigned int tile,
+			    unsigned int rows, unsigned int colsb);
+
+/*
+ * Load @cfg into the calling thread's tile configuration.  When the live
+ * configuration (STTILECFG) already equals @cfg, LDTILECFG is skipped
+ * (it would zero all tile data) and 1 is returned; otherwise 0.
+ * Returns the amx_status() error when tiles cannot be used, -EINVAL for
+ * a configuration LDTILECFG would refuse.
+ */
+AMX_API int amx_tile_configure(const struct amx_tilecfg *cfg);
+
+/*
+ * Store the live tile configuration of the calling thread into @cfg
+ * (all zero when tiles are not configured).  Returns 0, -EINVAL or the
+ * amx_status() error.
+ */
+AMX_API int amx_tile_read_config(struct amx_tilecfg *cfg);
+
+/*
+ * TILERELEASE: return the calling thread's tiles to their initial state
+ * so the kernel and the core do not carry them.  No-op without AMX.
+ */
+AMX_API void amx_tile_release(void);
+
+/*
+ * Tile data helpers.  t, a, b and c are literal tile numbers 0..7; base
+ * is a pointer, stride a byte count between rows.  The tiles must be
+ * configured (amx_tile_configure()) and AMX permitted (amx_request()).
+ */
+#define AMX__S(x) #x
+#define AMX__TMM(t) "%%tmm" AMX__S(t)
+
+/* TILELOADD: tile t <- rows of memory at base, stride bytes apart. */
+#define amx_tile_load(t, base, stride)					\
+	__asm__ volatile("tileloadd (%0,%1,1), " AMX__TMM(t)		\
+			 : : "r"(base), "r"((long)(stride)) : "memory")
+/* TILELOADDT1: the same with a hint that the data will not be reused. */
+#define amx_tile_load_t1(t, base, stride)				\
+	__asm__ volatile("tileloaddt1 (%0,%1,1), " AMX__TMM(t)		\
+			 : : "r"(base), "r"((long)(stride)) : "memory")
+/* TILESTORED: rows of tile t -> memory at base, stride bytes apart. */
+#define amx_tile_store(t, base, stride)					\
+	__asm__ volatile("tilestored " AMX__TMM(t) ", (%0,%1,1)"	\
+			 : : "r"(base), "r"((long)(stride)) : "memory")
+/* TILEZERO. */
+#define amx_tile_zero(t) __asm__ volatile("tilezero " AMX__TMM(t) ::)
+
+#define AMX__TDP(insn, c, a, b)						\
+	__asm__ volatile(insn " " AMX__TMM(b) ", " AMX__TMM(a) ", "	\
+			 AMX__TMM(c) ::)
+/* c (fp32) += a (bf16 pairs) . b (bf16 pairs, VNNI) - AMX-BF16 */
+#define amx_tdpbf16ps(c, a, b)	AMX__TDP("tdpbf16ps", c, a, b)
+/* c (s32) += a . b (quads of 8-bit ints, VNNI) - AMX-INT8, by signs: */
+#define amx_tdpbssd(c, a, b)	AMX__TDP("tdpbssd", c, a, b) /* s8 . s8 */
+#define amx_tdpbsud(c, a, b)	AMX__TDP("tdpbsud", c, a, b) /* s8 . u8 */
+#define amx_tdpbusd(c, a, b)	AMX__TDP("tdpbusd", c, a, b) /* u8 . s8 */
+#define amx_tdpbuud(c, a, b)	AMX__TDP("tdpbuud", c, a, b) /* u8 . u8 */
+
+/* --------------------------------------------------------------------
+ * Data helpers
+ * ------------------------------------------------------------------ */
+
+typedef uint16_t amx_bf16;
+
+/* fp32 -> bf16, round to nearest even; NaN stays NaN (quiet, same sign). */
+AMX_API amx_bf16 amx_fp32_to_bf16(float f);
+/* bf16 -> fp32, exact. */
+AMX_API float amx_bf16_to_fp32(amx_bf16 h);
+/* Array forms.  Return 0, or -EINVAL for NULL with @n != 0. */
+AMX_API int amx_fp32_to_bf16_array(amx_bf16 *dst, const float *src, size_t n);
+AMX_API int amx_bf16_to_fp32_array(float *dst, const amx_bf16 *src, size_t n);
+
+/*
+ * VNNI re-layout of a row-major B (@k rows x @n columns, @ldb elements
+ * between rows) into tile blocks ready for TILELOADD as the B operand:
+ * for each block of 16 columns (outer), for each block of 32 (bf16) or
+ * 64 (int8) rows (inner), one 1024-byte tile of 16 rows x 64 bytes where
+ * row r holds, for column j, the 2 (bf16) or 4 (int8) consecutive
+ * k-elements 2r.. or 4r.. of that block.  Ragged edges are zero-padded.
+ * The size in bytes is returned by amx_pack_b_size_*(); returns 0 for an
+ * empty matrix.  Pack returns 0, -EINVAL (NULL with a non-zero size,
+ * ldb < n) or -EOVERFLOW (size not representable); on error nothing is
+ * written.  Unpack is the inverse (tests, debugging).
+ */
+AMX_API size_t amx_pack_b_size_bf16(size_t k, size_t n);
+AMX_API size_t amx_pack_b_size_i8(size_t k, size_t n);
+AMX_API int amx_pack_b_bf16(void *dst, const amx_bf16 *b, size_t k, size_t n,
+			    size_t ldb);
+AMX_API int amx_pack_b_i8(void *dst, const int8_t *b, size_t k, size_t n,
+			  size_t ldb);
+AMX_API int amx_unpack_b_bf16(amx_bf16 *b, const void *src, size_t k,
+			      size_t n, size_t ldb);
+AMX_API int amx_unpack_b_i8(int8_t *b, const void *src, size_t k, size_t n,
+			    size_t ldb);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* AMX_H */

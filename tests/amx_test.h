@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: MIT */
+/* Helpers shared by libamx's test programs. */
+#ifndef AMX_TEST_H
+#define AMX_TEST_H
+
+#include <amx.h>
+#include <errno.h>
+#include <stdint.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "tap.h"
+
+/* Exit 4 unless this machine and kernel can run AMX tile instructions. */
+static inline void amx_test_need_amx(void)
+{
+	int ret = amx_status();
+
+	if (ret == -EOPNOTSUPP || ret == -EINVAL)
+		tap_skip_all(amx_strerror(ret));
+}
+
+/* Raw ARCH_GET_XCOMP_PERM, bypassing the library. */
+static inline uint64_t amx_test_perm(void)
+{
+	unsigned long mask = 0;
+
+	if (syscall(SYS_arch_prctl, 0x1022, &mask))
+		return 0;
+	return mask;
+}
+
+#define AMX_TEST_TILEDATA (1ull << 18)
+
+/* Deterministic pseudo-random numbers (xorshift64*). */
+static inline uint64_t amx_test_rand(uint64_t *s)
+{
+	*s ^= *s >> 12;
+	*s ^= *s << 25;
+	*s ^= *s >> 27;
+	return *s * 0x2545F4914F6CDD1Dull;
+}
+
+#endif /* AMX_TEST_H */

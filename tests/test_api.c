@@ -1,0 +1,44 @@
+// SPDX-License-Identifier: MIT
+/* Version, error strings, and errno left alone by failing calls. */
+#include <string.h>
+
+#include "amx_test.h"
+
+int main(void)
+{
+	static const int codes[] = { EOPNOTSUPP, EINVAL, ENOSPC, EPERM, EACCES,
+				     EIO, ENOMEM, EOVERFLOW, EBUSY, ENOENT };
+	char buf[32];
+	size_t i, j;
+	int distinct = 1, ret;
+
+	tap_plan(9);
+	snprintf(buf, sizeof(buf), "%d.%d.%d", AMX_VERSION_MAJOR, AMX_VERSION_MINOR,
+		 AMX_VERSION_PATCH);
+	tap_ok(amx_version() == AMX_VERSION, "amx_version() = %d", amx_version());
+	tap_ok(!strcmp(amx_version_string(), buf), "version string %s",
+	       amx_version_string());
+
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++)
+		for (j = 0; j < i; j++)
+			if (!strcmp(amx_strerror(-codes[i]), amx_strerror(-codes[j])))
+				distinct = 0;
+	tap_ok(distinct, "every error code has its own sentence");
+	tap_ok(!strcmp(amx_strerror(-ENOSPC), amx_strerror(ENOSPC)),
+	       "sign of the code does not matter");
+	tap_ok(strstr(amx_strerror(-EOPNOTSUPP), "5.16") != NULL,
+	       "EOPNOTSUPP names the kernel version: %s", amx_strerror(-EOPNOTSUPP));
+	tap_ok(!strcmp(amx_strerror(-12345), "unknown error"), "unknown code");
+
+	errno = 4242;
+	ret = amx_tilecfg_init(NULL, 1);
+	tap_ok(ret == -EINVAL && errno == 4242, "failing call returns -EINVAL, errno untouched");
+	errno = 4242;
+	ret = amx_status();
+	tap_ok(errno == 4242, "amx_status() (= %d) leaves errno alone", ret);
+	errno = 4242;
+	ret = amx_sigaltstack_uninstall();
+	tap_ok(ret == -ENOENT && errno == 4242,
+	       "uninstall without install = -ENOENT, errno untouched");
+	tap_done();
+}

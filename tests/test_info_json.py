@@ -1,0 +1,53 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""amx-info --json parses and agrees with the library (tests/info_dump)."""
+import json
+import subprocess
+import sys
+
+FEATURES = ["amx_tile", "amx_int8", "amx_bf16", "amx_fp16", "amx_complex",
+            "osxsave", "xfd", "avx512f", "avx512_bf16", "avx512_vnni"]
+
+
+def main():
+    amx_info, info_dump = sys.argv[1], sys.argv[2]
+    results = []
+
+    def check(cond, what):
+        results.append(cond)
+        print(f"{'' if cond else 'not '}ok {len(results)} - {what}")
+
+    print("TAP version 13")
+    run = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True, text=True)
+    lib = dict(line.split("=", 1) for line in
+               subprocess.run([info_dump], capture_output=True, text=True,
+                              check=True).stdout.split())
+    lib = {k: int(v) for k, v in lib.items()}
+    try:
+        doc = json.loads(run.stdout)
+        check(True, "amx-info --json is valid JSON")
+    except json.JSONDecodeError as err:
+        check(False, f"amx-info --json is valid JSON ({err})")
+        print(f"1..{len(results)}")
+        return 1
+    check(run.returncode == (0 if doc["status"] == 0 else 1),
+          f"exit status {run.returncode} matches status {doc['status']}")
+    cpu = sum(1 << i for i, name in enumerate(FEATURES) if doc["cpu_features"][name])
+    check(cpu == lib["cpu"], f"cpu feature bits {cpu:#x} == library {lib['cpu']:#x}")
+    for key in ["xcr0", "max_palette", "tmul_max_k", "tmul_max_n", "xsave_size_enabled",
+                "xsave_size_max", "xtiledata_size", "kernel_supported", "minsigstksz",
+                "sigaltstack_size", "status"]:
+        check(doc[key] == lib[key], f"{key}: {doc[key]} == {lib[key]}")
+    for key in ["bytes_per_row", "max_names", "max_rows"]:
+        check(doc["palette1"][key] == lib[key], f"palette1.{key} == {lib[key]}")
+    check(isinstance(doc["cpu_vendor"], str) and doc["physical_cores"] >= 0,
+          f"libcpuid: vendor '{doc['cpu_vendor']}', {doc['physical_cores']} cores")
+    check(not doc["requested"], "--no-request did not ask for permission")
+    bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
+    check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
+    print(f"1..{len(results)}")
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

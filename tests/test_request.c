@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: MIT
+/* amx_request(): grants, idempotent, races, caches, maps refusals. */
+#include <pthread.h>
+#include <string.h>
+
+#include "amx_child.h"
+
+#define RACERS 64
+
+static pthread_barrier_t barrier;
+
+static void *racer(void *arg)
+{
+	pthread_barrier_wait(&barrier);
+	*(int *)arg = amx_request();
+	return NULL;
+}
+
+static int fresh_grant(void)
+{
+	if (amx_status() != -EACCES || (amx_test_perm() & AMX_TEST_TILEDATA))
+		return 2;
+	if (amx_request() != 0 || !(amx_test_perm() & AMX_TEST_TILEDATA))
+		return 3;
+	if (amx_status() != 0 || amx_request() != 0)
+		return 4;
+	return 0;
+}
+
+static int race(void)
+{
+	pthread_t t[RACERS];
+	int ret[RACERS], i;
+
+	pthread_barrier_init(&barrier, NULL, RACERS);
+	for (i = 0; i < RACERS; i++)
+		if (pthread_create(&t[i], NULL, racer, &ret[i]))
+			return 2;
+	for (i = 0; i < RACERS; i++)
+		pthread_join(t[i], NULL);
+	for (i = 0; i < RACERS; i++)
+		if (ret[i] != 0)
+			return 3;
+	return (amx_test_perm() & AMX_TEST_TILEDATA) ? 0 : 4;
+}
+
+static int cached(void)
+{
+	unsigned long mask;
+
+	if (amx_request())
+		return 2;
+	/* From here on every AMX arch_prctl fails: only the cache answers. */
+	if (amx_deny_arch_prctl(0x1021, 0x1023))
+		return 3;
+	if (syscall(SYS_arch_prctl, 0x1022, &mask) != -1 || errno != EPERM)
+		return 4;
+	return amx_request() == 0 && amx_status() == 0 ? 0 : 5;
+}
+
+static int refused(void)
+{
+	int ret;
+
+	if (amx_deny_arch_prctl(0x1023, 0x1023))
+		return 2;
+	ret = amx_request();
+	if (ret != -EPERM || amx_status() != -EPERM)
+		return 3;
+	if (!strstr(amx_strerror(ret), "seccomp"))
+		return 4;
+	return (amx_test_perm() & AMX_TEST_TILEDATA) ? 5 : 0;
+}
+
+int main(void)
+{
+	int ret;
+
+	amx_test_need_amx();
+	tap_plan(4);
+	ret = amx_run_child(fresh_grant);
+	tap_ok(ret == 0, "fresh process: -EACCES, then granted and idempotent (%d)", ret);
+	ret = amx_run_child(race);
+	tap_ok(ret == 0, "%d threads racing amx_request() all get 0 (%d)", RACERS, ret);
+	ret = amx_run_child(cached);
+	tap_ok(ret == 0, "after success no syscall is made (seccomp-denied) (%d)", ret);
+	ret = amx_run_child(refused);
+	tap_ok(ret == 0, "policy refusal maps to -EPERM, nothing granted (%d)", ret);
+	tap_done();
+}

@@ -1,0 +1,45 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Once AMX is permitted the kernel refuses sigaltstacks too small for a
+ * frame with tile data and accepts amx_sigaltstack_size(), also when
+ * booted with strict_sas_size=1.
+ */
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/auxv.h>
+
+#include "amx_test.h"
+
+int main(void)
+{
+	unsigned long frame = getauxval(AT_MINSIGSTKSZ);
+	size_t size = amx_sigaltstack_size();
+	stack_t ss = { 0 };
+	int ret;
+
+	amx_test_need_amx();
+	tap_plan(4);
+	ret = amx_request();
+	tap_ok(ret == 0, "amx_request() = %d", ret);
+	if (!frame)
+		frame = 8192 + 2048;	/* tile data alone no longer fits */
+
+	ss.ss_size = frame;
+	ss.ss_sp = malloc(ss.ss_size);
+	ret = sigaltstack(&ss, NULL);
+	tap_ok(ret == -1 && errno == ENOMEM,
+	       "a %zu-byte (AT_MINSIGSTKSZ) stack is refused with ENOMEM", ss.ss_size);
+	free(ss.ss_sp);
+
+	ss.ss_size = size;
+	ss.ss_sp = malloc(ss.ss_size);
+	ret = sigaltstack(&ss, NULL);
+	tap_ok(ret == 0, "a %zu-byte (amx_sigaltstack_size) stack is accepted", size);
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	free(ss.ss_sp);
+
+	ret = amx_sigaltstack_install();
+	tap_ok(ret == 0, "amx_sigaltstack_install() after the request = %d", ret);
+	tap_done();
+}

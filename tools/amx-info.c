@@ -1,0 +1,235 @@
+// SPDX-License-Identifier: MIT
+/*
+ * amx-info: what this machine, its kernel and this process can do with
+ * AMX, for humans or (--json) for scripts.
+ *
+ * Exit status: 0 AMX is usable (permission granted to this process),
+ * 1 AMX is not usable here (the reason is printed), 2 usage error.
+ */
+#include <amx.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libcpuid/libcpuid.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cpu_names {
+	bool known;
+	char vendor[64], brand[128], codename[64];
+	int cores, logical;
+};
+
+static void cpu_names(struct cpu_names *n)
+{
+	struct cpu_raw_data_t raw;
+	struct cpu_id_t id;
+
+	memset(n, 0, sizeof(*n));
+	if (cpuid_get_raw_data(&raw) || cpu_identify(&raw, &id))
+		return;
+	n->known = true;
+	snprintf(n->vendor, sizeof(n->vendor), "%s", id.vendor_str);
+	snprintf(n->brand, sizeof(n->brand), "%s", id.brand_str);
+	snprintf(n->codename, sizeof(n->codename), "%s", id.cpu_codename);
+	n->cores = id.num_cores;
+	n->logical = id.num_logical_cpus;
+}
+
+static const struct {
+	unsigned int bit;
+	const char *name;
+} features[] = {
+	{ AMX_CPU_AMX_TILE, "amx_tile" },   { AMX_CPU_AMX_INT8, "amx_int8" },
+	{ AMX_CPU_AMX_BF16, "amx_bf16" },   { AMX_CPU_AMX_FP16, "amx_fp16" },
+	{ AMX_CPU_AMX_COMPLEX, "amx_complex" }, { AMX_CPU_OSXSAVE, "osxsave" },
+	{ AMX_CPU_XFD, "xfd" },		    { AMX_CPU_AVX512F, "avx512f" },
+	{ AMX_CPU_AVX512_BF16, "avx512_bf16" }, { AMX_CPU_AVX512_VNNI, "avx512_vnni" },
+};
+#define NFEATURES (sizeof(features) / sizeof(features[0]))
+
+/* Kernel lines about AMX in /proc/self: arch_status and x86_* status. */
+#define MAX_PROC_LINES 8
+static char proc_lines[MAX_PROC_LINES][160];
+static int nproc_lines;
+
+static void read_proc_lines(void)
+{
+	static const char *const files[] = { "/proc/self/arch_status", "/proc/self/status" };
+	char line[160];
+	size_t i;
+
+	for (i = 0; i < 2; i++) {
+		FILE *f = fopen(files[i], "r");
+
+		if (!f)
+			continue;
+		while (fgets(line, sizeof(line), f) && nproc_lines < MAX_PROC_LINES) {
+			if (i == 1 && strncmp(line, "x86_", 4))
+				continue;
+			line[strcspn(line, "\n")] = 0;
+			snprintf(proc_lines[nproc_lines++], sizeof(proc_lines[0]), "%s", line);
+		}
+		fclose(f);
+	}
+}
+
+/* @v as a JSON string literal. */
+static void json_escaped(const char *v)
+{
+	putchar('"');
+	for (; *v; v++) {
+		if (*v == '"' || *v == '\\')
+			printf("\\%c", *v);
+		else if ((unsigned char)*v < 0x20)
+			printf("\\u%04x", *v);
+		else
+			putchar(*v);
+	}
+	putchar('"');
+}
+
+static void json_str(const char *key, const char *v, bool comma)
+{
+	printf("  \"%s\": ", key);
+	json_escaped(v);
+	printf("%s\n", comma ? "," : "");
+}
+
+static void print_json(const struct amx_info *in, const struct cpu_names *n,
+		       int request, bool asked)
+{
+	size_t i;
+	int p;
+
+	printf("{\n");
+	json_str("libamx_version", amx_version_string(), true);
+	json_str("cpu_vendor", n->known ? n->vendor : "", true);
+	json_str("cpu_brand", n->known ? n->brand : "", true);
+	json_str("cpu_codename", n->known ? n->codename : "", true);
+	printf("  \"physical_cores\": %d,\n  \"logical_cpus\": %d,\n", n->cores, n->logical);
+	printf("  \"cpu_features\": {");
+	for (i = 0; i < NFEATURES; i++)
+		printf("%s\"%s\": %s", i ? ", " : "", features[i].name,
+		       in->cpu & features[i].bit ? "true" : "false");
+	printf("},\n");
+	printf("  \"xcr0\": %llu,\n", (unsigned long long)in->xcr0);
+	printf("  \"max_palette\": %u,\n", in->max_palette);
+	printf("  \"palette1\": {\"total_bytes\": %u, \"bytes_per_tile\": %u, "
+	       "\"bytes_per_row\": %u, \"max_names\": %u, \"max_rows\": %u},\n",
+	       in->palette1.total_bytes, in->palette1.bytes_per_tile,
+	       in->palette1.bytes_per_row, in->palette1.max_names, in->palette1.max_rows);
+	printf("  \"tmul_max_k\": %u,\n  \"tmul_max_n\": %u,\n", in->tmul_max_k, in->tmul_max_n);
+	printf("  \"xsave_size_enabled\": %u,\n  \"xsave_size_max\": %u,\n",
+	       in->xsave_size_enabled, in->xsave_size_max);
+	printf("  \"xtiledata_size\": %u,\n  \"xtiledata_offset\": %u,\n",
+	       in->xtiledata_size, in->xtiledata_offset);
+	printf("  \"kernel_supported\": %llu,\n  \"kernel_supported_err\": %d,\n",
+	       (unsigned long long)in->kernel_supported, in->kernel_supported_err);
+	printf("  \"kernel_permitted\": %llu,\n", (unsigned long long)in->kernel_permitted);
+	printf("  \"minsigstksz\": %lu,\n  \"sigaltstack_size\": %zu,\n", in->minsigstksz,
+	       in->sigaltstack_size);
+	printf("  \"requested\": %s,\n  \"status\": %d,\n", asked ? "true" : "false", in->status);
+	json_str("status_text", amx_strerror(in->status), true);
+	printf("  \"request_result\": %d,\n", request);
+	printf("  \"proc\": [");
+	for (p = 0; p < nproc_lines; p++) {
+		printf("%s", p ? ", " : "");
+		json_escaped(proc_lines[p]);
+	}
+	printf("]\n}\n");
+}
+
+static void print_human(const struct amx_info *in, const struct cpu_names *n,
+			int request, bool asked)
+{
+	size_t i;
+	int p;
+
+	printf("libamx %s\n\n", amx_version_string());
+	if (n->known)
+		printf("CPU:        %s, %s (%s), %d physical cores, %d logical\n",
+		       n->vendor, n->brand, n->codename, n->cores, n->logical);
+	else
+		printf("CPU:        (libcpuid could not identify it)\n");
+	printf("Features:  ");
+	for (i = 0; i < NFEATURES; i++)
+		if (in->cpu & features[i].bit)
+			printf(" %s", features[i].name);
+	printf("\nXCR0:       0x%llx (tile config %s, tile data %s)\n",
+	       (unsigned long long)in->xcr0, in->xcr0 & (1ull << 17) ? "on" : "off",
+	       in->xcr0 & (1ull << 18) ? "on" : "off");
+	if (in->max_palette)
+		printf("Palette 1:  %u tiles x %u rows x %u bytes (%u bytes total); TMUL max K %u, max N %u\n",
+		       in->palette1.max_names, in->palette1.max_rows,
+		       in->palette1.bytes_per_row, in->palette1.total_bytes,
+		       in->tmul_max_k, in->tmul_max_n);
+	else
+		printf("Palette 1:  none (CPUID leaf 0x1D reports no palette)\n");
+	printf("XSAVE:      %u bytes for XCR0 features, %u for all; tile data %u bytes at %u\n",
+	       in->xsave_size_enabled, in->xsave_size_max, in->xtiledata_size,
+	       in->xtiledata_offset);
+	if (in->kernel_supported_err)
+		printf("Kernel:     ARCH_GET_XCOMP_SUPP failed: %s\n",
+		       amx_strerror(in->kernel_supported_err));
+	else
+		printf("Kernel:     supported xfeatures 0x%llx, permitted 0x%llx\n",
+		       (unsigned long long)in->kernel_supported,
+		       (unsigned long long)in->kernel_permitted);
+	printf("Sigstack:   AT_MINSIGSTKSZ %lu, recommended sigaltstack %zu bytes\n",
+	       in->minsigstksz, in->sigaltstack_size);
+	for (p = 0; p < nproc_lines; p++)
+		printf("Proc:       %s\n", proc_lines[p]);
+	if (asked)
+		printf("Permission: amx_request() = %d: %s\n", request, amx_strerror(request));
+	printf("AMX:        %s\n", in->status ? amx_strerror(in->status) : "usable");
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: amx-info [--json] [--no-request]\n"
+		   "  --json        machine-readable output\n"
+		   "  --no-request  do not ask the kernel for AMX permission\n"
+		   "exit status: 0 AMX usable, 1 not usable (reason printed), 2 usage error\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "no-request", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ 0 },
+	};
+	bool json = false, ask = true;
+	struct cpu_names names;
+	struct amx_info info;
+	int c, request = 0;
+
+	while ((c = getopt_long(argc, argv, "jnhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j': json = true; break;
+		case 'n': ask = false; break;
+		case 'h': usage(stdout); return 0;
+		case 'V': printf("amx-info (libamx) %s\n", amx_version_string()); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "amx-info: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return 2;
+	}
+	if (ask)
+		request = amx_request();
+	amx_get_info(&info);
+	cpu_names(&names);
+	read_proc_lines();
+	if (json)
+		print_json(&info, &names, request, ask);
+	else
+		print_human(&info, &names, request, ask);
+	return info.status ? 1 : 0;
+}
