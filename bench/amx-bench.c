@@ -21,7 +21,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "amx_gemm.h"
+#include <amx.h>
+
 #include "bench.h"
 
 #ifdef HAVE_DNNL
@@ -29,7 +30,6 @@
 #include <omp.h>
 #endif
 
-int amx_request(void);
 
 volatile double bench_sink;
 

@@ -17,6 +17,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "amx_gemm.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif

@@ -6,10 +6,9 @@
  */
 #include <errno.h>
 
-#include "gemm_grid.h"
-#include "amx_gemm.h"
+#include <amx.h>
 
-int amx_request(void);
+#include "gemm_grid.h"
 
 int main(void)
 {

@@ -9,7 +9,6 @@
  * element of C is computed by the same sequence of operations whatever the
  * thread count.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>

@@ -10,9 +10,7 @@
 #include <stdint.h>
 
 #include "amx_gemm.h"
-#include "foundation_stub.h"
-
-#define AMX_HIDDEN __attribute__((visibility("hidden")))
+#include "internal.h"
 
 /* register/tile blocking */
 #define GEMM_NR		32	/* columns per B micro-panel: 2 AMX tiles, 2 zmm */

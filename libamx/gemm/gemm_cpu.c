@@ -2,7 +2,6 @@
 /*
  * Runtime choice of the GEMM implementation and of its cache blocksizes.
  */
-#define _GNU_SOURCE
 #include <cpuid.h>
 #include <errno.h>
 #include <stdlib.h>

@@ -10,7 +10,6 @@
  * thread, or a GEMM issued from inside a job) runs alone on its own thread,
  * which gives the same results since work is split over C only.
  */
-#define _GNU_SOURCE
 #include <errno.h>
 #include <pthread.h>
 #include <sched.h>
