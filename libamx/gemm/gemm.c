@@ -24,9 +24,10 @@
 struct amx_packed_b {
 	uint32_t magic;
 	enum gemm_op op;	/* GEMM_OP_BF16 or GEMM_OP_S8S8 (any int8) */
-	size_t k, n, kc;	/* kc: K block the corrections were made for */
-	size_t panel_stride;	/* bytes between panels of GEMM_NR columns */
-	size_t nkb;		/* K blocks per panel */
+	size_t k, n, kc;	/* kc: the K block the layout was made for */
+	size_t npanels;		/* panels of GEMM_NR columns */
+	size_t kb_bytes;	/* bytes of one full K block (all panels) */
+	size_t nkb;		/* K blocks */
 	size_t bytes;
 	uint8_t *data;		/* panels, 64-byte aligned */
 	int32_t *corr;		/* int8: [panel][K block][GEMM_NR] */
@@ -140,8 +141,9 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 			if (pb) {
 				size_t panel = jc / GEMM_NR;
 
-				bstride = pb->panel_stride;
-				bp = pb->data + panel * bstride + pc * GEMM_NR * esz;
+				bstride = kcpad * GEMM_NR;
+				bp = pb->data + pc / kc * pb->kb_bytes +
+				     panel * bstride;
 				cstride = pb->nkb * GEMM_NR;
 				if (need_corr)
 					corr = pb->corr + panel * cstride +
@@ -399,8 +401,10 @@ int amx_gemm_u8s8_packed(unsigned int flags, size_t m, const uint8_t *a,
 }
 
 /*
- * The packed copy serves every backend: VNNI panels of full (padded) K, and
- * for int8 the VNNI fallback's per-K-block column corrections.
+ * The packed copy serves every backend.  It is the per-call packed B blocks
+ * laid end to end: K block after K block, each holding all the panels of
+ * GEMM_NR columns (VNNI, zero-padded), so one K block is one sequential
+ * stream; for int8 also the VNNI fallback's per-block column corrections.
  */
 AMX_EXPORT_FN
 int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
@@ -440,7 +444,8 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	pb->k = k;
 	pb->n = n;
 	pb->kc = bs.kc;
-	pb->panel_stride = kpad * GEMM_NR;
+	pb->npanels = npanels;
+	pb->kb_bytes = bs.kc * esz * GEMM_NR * npanels;
 	pb->nkb = (k + bs.kc - 1) / bs.kc;
 	cbytes = op == GEMM_OP_BF16 ? 0 : npanels * pb->nkb * GEMM_NR * 4;
 	pb->bytes = bytes + cbytes;
@@ -453,15 +458,15 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 		pb->corr = (int32_t *)(void *)(pb->data + gemm_round_up(bytes, 64));
 	for (size_t pc = 0; pc < k; pc += bs.kc) {
 		size_t kcb = k - pc < bs.kc ? k - pc : bs.kc;
-		uint8_t *dst = pb->data + pc * GEMM_NR * esz;
+		size_t stride = gemm_round_up(kcb * esz, 64) * GEMM_NR;
+		uint8_t *dst = pb->data + pc / bs.kc * pb->kb_bytes;
 
 		if (op == GEMM_OP_BF16)
 			gemm_pack_b_bf16(kcb, n, (const uint16_t *)b + pc * ldb,
-					 ldb, (uint16_t *)(void *)dst,
-					 pb->panel_stride / 2);
+					 ldb, (uint16_t *)(void *)dst, stride / 2);
 		else
 			gemm_pack_b_s8(kcb, n, (const int8_t *)b + pc * ldb,
-				       ldb, (int8_t *)dst, pb->panel_stride,
+				       ldb, (int8_t *)dst, stride,
 				       pb->corr + pc / bs.kc * GEMM_NR,
 				       pb->nkb * GEMM_NR);
 	}

@@ -30,6 +30,7 @@ AMX_HIDDEN void gemm_blocks_get(enum gemm_op op, struct gemm_blocks *bs);
 /* CPU features for the fallback (CPUID + XCR0), cached */
 AMX_HIDDEN int gemm_cpu_avx512bf16(void);
 AMX_HIDDEN int gemm_cpu_avx512vnni(void);
+AMX_HIDDEN int gemm_cpu_avx2(void);
 AMX_HIDDEN int gemm_select_backend(enum gemm_op op);
 
 /*

@@ -12,7 +12,7 @@
 
 #define XCR0_AVX512_STATE	0xe6u	/* SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM */
 
-static int cpu_features = -1;	/* bit 0 avx512bf16, bit 1 avx512vnni */
+static int cpu_features = -1;	/* bit 0 avx512bf16, 1 avx512vnni, 2 avx2 */
 
 static unsigned long long read_xcr0(void)
 {
@@ -29,14 +29,18 @@ static int cpu_probe(void)
 
 	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
 		return 0;
-	if ((read_xcr0() & XCR0_AVX512_STATE) != XCR0_AVX512_STATE)
+	if ((read_xcr0() & 6) != 6)		/* SSE and AVX state */
 		return 0;
 	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
 		return 0;
+	if (b & (1u << 5))
+		f |= 4;		/* AVX2 */
+	if ((read_xcr0() & XCR0_AVX512_STATE) != XCR0_AVX512_STATE)
+		return f;
 	/* AVX512F, AVX512BW, AVX512VL */
 	avx512 = (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31));
 	if (!avx512)
-		return 0;
+		return f;
 	if (c & (1u << 11))
 		f |= 2;		/* AVX512_VNNI */
 	if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)))
@@ -63,6 +67,11 @@ int gemm_cpu_avx512bf16(void)
 int gemm_cpu_avx512vnni(void)
 {
 	return !!(cpu_get() & 2);
+}
+
+int gemm_cpu_avx2(void)
+{
+	return !!(cpu_get() & 4);
 }
 
 /*
