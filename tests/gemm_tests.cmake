@@ -10,3 +10,7 @@ amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
 	LABELS gemm)
 amx_add_test(NAME gemm_amx SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx.c
 	NEEDS_AMX LABELS gemm)
+# the AMX path on a C model of the tile instructions, on any x86-64
+amx_add_test(NAME gemm_amx_emul SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx_emul.c
+	NO_GUEST LABELS gemm)
+target_include_directories(test_gemm_amx_emul PRIVATE ${PROJECT_SOURCE_DIR}/libamx)

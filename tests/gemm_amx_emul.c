@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The AMX code path on any x86-64: the GEMM sources (driver, packing, AMX
+ * micro-kernels, pool) are compiled into this program with the tile
+ * intrinsics replaced by a C model of the SDM's TILELOADD, TILESTORED,
+ * TILEZERO, TDPBF16PS, TDPBSSD and TDPBUSD (per-thread tile registers and
+ * configuration), and amx_status() reporting AMX as usable.  The model
+ * checks what the hardware would fault on (no configuration, shape
+ * mismatches between tiles); out-of-bounds tile loads and stores show up
+ * under the sanitizer build.  Then the shape grid runs on the AMX backend:
+ * int8 exact, bf16 within the documented bound.
+ *
+ * This checks the AMX kernels' data layout and loops, not the silicon;
+ * gemm_amx runs the real instructions where AMX exists (QEMU guest).
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <immintrin.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <amx.h>
+
+/* ---- tile model -------------------------------------------------- */
+
+struct emu_tiles {
+	int configured;
+	unsigned int rows[8], colsb[8];
+	uint8_t t[8][16][64];
+};
+
+static __thread struct emu_tiles emu;
+static unsigned long emu_ops;
+
+static void emu_fail(const char *what, int t)
+{
+	fprintf(stderr, "# tile model: %s (tile %d)\n", what, t);
+	printf("not ok - tile model fault: %s\n", what);
+	abort();
+}
+
+static void emu_check(int t)
+{
+	if (!emu.configured)
+		emu_fail("tile instruction without LDTILECFG", t);
+	if (t < 0 || t > 7 || !emu.rows[t] || !emu.colsb[t])
+		emu_fail("unconfigured tile", t);
+}
+
+static void emu_loadd(int t, const void *base, long stride)
+{
+	emu_check(t);
+	memset(emu.t[t], 0, sizeof(emu.t[t]));
+	for (unsigned int r = 0; r < emu.rows[t]; r++)
+		memcpy(emu.t[t][r], (const uint8_t *)base + r * stride,
+		       emu.colsb[t]);
+}
+
+static void emu_stored(int t, void *base, long stride)
+{
+	emu_check(t);
+	for (unsigned int r = 0; r < emu.rows[t]; r++)
+		memcpy((uint8_t *)base + r * stride, emu.t[t][r], emu.colsb[t]);
+}
+
+static void emu_zero(int t)
+{
+	emu_check(t);
+	memset(emu.t[t], 0, sizeof(emu.t[t]));
+}
+
+/* the shape rules of TDP*: #UD otherwise */
+static void emu_shapes(int c, int a, int b)
+{
+	emu_check(c);
+	emu_check(a);
+	emu_check(b);
+	if (c == a || c == b || a == b)
+		emu_fail("TDP operands not distinct", c);
+	if (emu.rows[c] != emu.rows[a] || emu.colsb[c] != emu.colsb[b] ||
+	    emu.colsb[a] / 4 != emu.rows[b])
+		emu_fail("TDP shape mismatch", c);
+	__atomic_add_fetch(&emu_ops, 1, __ATOMIC_RELAXED);
+}
+
+static float emu_bf16(const uint8_t *p)
+{
+	uint32_t u = (uint32_t)(p[0] | p[1] << 8) << 16;
+	float f;
+
+	if (!(u & 0x7f800000u))		/* DAZ */
+		u &= 0x80000000u;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static float emu_ftz(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	if (!(u & 0x7f800000u))
+		u &= 0x80000000u;
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+static void emu_dpbf16ps(int c, int a, int b)
+{
+	emu_shapes(c, a, b);
+	for (unsigned int m = 0; m < emu.rows[c]; m++)
+		for (unsigned int k = 0; k < emu.colsb[a] / 4; k++)
+			for (unsigned int n = 0; n < emu.colsb[c] / 4; n++) {
+				float *d = (float *)(void *)&emu.t[c][m][4 * n];
+				const uint8_t *x = &emu.t[a][m][4 * k];
+				const uint8_t *y = &emu.t[b][k][4 * n];
+
+				*d = emu_ftz(*d + emu_bf16(x) * emu_bf16(y));
+				*d = emu_ftz(*d + emu_bf16(x + 2) * emu_bf16(y + 2));
+			}
+}
+
+static void emu_dpb(int c, int a, int b, int a_signed)
+{
+	emu_shapes(c, a, b);
+	for (unsigned int m = 0; m < emu.rows[c]; m++)
+		for (unsigned int k = 0; k < emu.colsb[a] / 4; k++)
+			for (unsigned int n = 0; n < emu.colsb[c] / 4; n++) {
+				uint32_t *d = (uint32_t *)(void *)&emu.t[c][m][4 * n];
+				const uint8_t *x = &emu.t[a][m][4 * k];
+				const int8_t *y = (const int8_t *)&emu.t[b][k][4 * n];
+				uint32_t s = 0;
+
+				for (int i = 0; i < 4; i++) {
+					int32_t xv = a_signed ? (int8_t)x[i] : x[i];
+
+					s += (uint32_t)(xv * y[i]);
+				}
+				*d += s;
+			}
+}
+
+#undef _tile_loadd
+#undef _tile_stored
+#undef _tile_zero
+#undef _tile_dpbf16ps
+#undef _tile_dpbssd
+#undef _tile_dpbusd
+#define _tile_loadd(t, base, stride)	emu_loadd(t, base, (long)(stride))
+#define _tile_stored(t, base, stride)	emu_stored(t, base, (long)(stride))
+#define _tile_zero(t)			emu_zero(t)
+#define _tile_dpbf16ps(c, a, b)		emu_dpbf16ps(c, a, b)
+#define _tile_dpbssd(c, a, b)		emu_dpb(c, a, b, 1)
+#define _tile_dpbusd(c, a, b)		emu_dpb(c, a, b, 0)
+
+/* the foundation calls the kernels rely on, answered by the model */
+int amx_status(void)
+{
+	return 0;
+}
+
+int amx_tile_configure(const struct amx_tilecfg *cfg)
+{
+	if (cfg->palette_id != 1)
+		return -EINVAL;
+	memset(&emu, 0, sizeof(emu));
+	for (int t = 0; t < 8; t++) {
+		if (cfg->rows[t] > 16 || cfg->colsb[t] > 64)
+			return -EINVAL;
+		emu.rows[t] = cfg->rows[t];
+		emu.colsb[t] = cfg->colsb[t];
+	}
+	emu.configured = 1;
+	return 0;
+}
+
+void amx_tile_release(void)
+{
+	memset(&emu, 0, sizeof(emu));
+}
+
+/* ---- the library's GEMM sources, on the model ---------------------- */
+
+#include "../libamx/gemm/gemm.c"
+#include "../libamx/gemm/gemm_cpu.c"
+#include "../libamx/gemm/gemm_ref.c"
+#include "../libamx/gemm/pack_a.c"
+#include "../libamx/gemm/pack_bf16_vnni.c"
+#include "../libamx/gemm/pack_s8_vnni.c"
+#include "../libamx/gemm/gemm_amx_tile.c"
+#include "../libamx/gemm/gemm_amx_bf16_32x32.c"
+#include "../libamx/gemm/gemm_amx_int8_32x32.c"
+#include "../libamx/pool/pool.c"
+
+/* never selected here: the backend is AMX */
+void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
+			  const void *ap, const void *bp, void *c, size_t ldc,
+			  const int32_t *corr, int acc)
+{
+	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
+	(void)ldc; (void)corr; (void)acc;
+	abort();
+}
+
+void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
+			  const void *ap, const void *bp, void *c, size_t ldc,
+			  const int32_t *corr, int acc)
+{
+	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
+	(void)ldc; (void)corr; (void)acc;
+	abort();
+}
+
+#include "gemm_grid.h"
+
+int main(void)
+{
+	unsetenv("AMX_FORCE_FALLBACK");
+	t_result(amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AMX &&
+		 amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AMX,
+		 "model reports AMX: backend is AMX");
+	for (unsigned int th = 1; th <= 2; th++) {
+		char what[32];
+
+		amx_set_num_threads(th);
+		snprintf(what, sizeof(what), "amx-model %u thr", th);
+		t_grid(T_BF16, 0, what);
+		t_grid(T_S8S8, 0, what);
+		t_grid(T_U8S8, 0, what);
+		if (th == 2) {
+			t_grid(T_BF16, 1, what);
+			t_grid(T_S8S8, 1, what);
+			t_grid(T_U8S8, 1, what);
+		}
+	}
+	printf("# %lu TDP instructions modelled\n", emu_ops);
+	t_result(emu_ops > 0, "the AMX micro-kernels ran");
+	return t_finish();
+}
