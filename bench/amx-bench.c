@@ -155,27 +155,30 @@ static void problem_free(struct problem *p)
 
 typedef int (*run_fn)(struct problem *p, void *ctx);
 
-/* best time of N runs; N from the first run's time (2..reps) */
+/*
+ * Best time over at least @reps runs and at least 0.2 s of runs (at most
+ * 2000), after one untimed run.  The time floor matters: oneDNN's OpenMP
+ * threads and libamx's pool both spin for a while after a call, and a
+ * few quick runs right after the other library would only measure that.
+ */
 static double best_time(struct problem *p, run_fn fn, void *ctx, int reps)
 {
-	double best = INFINITY, t;
-	int n;
+	double best = INFINITY, t, start;
+	int n = 0;
 
 	memcpy(p->c, p->csave, p->csize);
-	t = now();
 	if (fn(p, ctx))
 		return NAN;
-	t = now() - t;
-	n = t > 0 ? (int)(0.4 / t) : reps;
-	n = n < 2 ? 2 : n > reps ? reps : n;
-	for (int r = 0; r < n; r++) {
+	start = now();
+	do {
 		memcpy(p->c, p->csave, p->csize);
 		t = now();
 		fn(p, ctx);
 		t = now() - t;
 		if (t < best)
 			best = t;
-	}
+		n++;
+	} while (n < 2 || ((n < reps || now() - start < 0.2) && n < 2000));
 	return best;
 }
 
@@ -390,7 +393,7 @@ static void usage(void)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .reps = 10, .max = 4096 };
+	struct opts o = { .reps = 3, .max = 4096 };
 	static const size_t llm_m[] = { 1, 4, 16, 32, 128 };
 	static const size_t llm_nk[][2] = { { 4096, 4096 }, { 11008, 4096 } };
 	size_t shapes[64][3], nshapes = 0;

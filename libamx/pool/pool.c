@@ -29,9 +29,10 @@ struct pool {
 	unsigned int nthreads;		/* including the caller */
 	unsigned int started;		/* workers running */
 	unsigned int requested;		/* 0: default */
-	unsigned long gen;		/* bumped per job */
+	unsigned long gen;		/* bumped per job; read unlocked */
 	unsigned long start_gen;	/* gen when the workers were started */
-	unsigned int job_nthr, pending;
+	unsigned int job_nthr;
+	unsigned int pending;		/* workers still in the job; atomic */
 	amx_pool_fn fn;
 	void *arg;
 	int stop;
@@ -93,6 +94,23 @@ static unsigned int default_threads(void)
 	return count_cores();
 }
 
+/*
+ * Spin briefly before sleeping: waking a thread blocked in the kernel
+ * costs tens of microseconds (an IPI, more under a hypervisor), which
+ * back-to-back GEMMs would pay every call.  About 0.1-0.3 ms of PAUSE.
+ */
+#define POOL_SPIN 8192
+
+static int spin_until_changed(const unsigned long *p, unsigned long old)
+{
+	for (int i = 0; i < POOL_SPIN; i++) {
+		if (__atomic_load_n(p, __ATOMIC_ACQUIRE) != old)
+			return 1;
+		__builtin_ia32_pause();
+	}
+	return 0;
+}
+
 static void *worker(void *arg)
 {
 	unsigned int id = (unsigned int)(uintptr_t)arg;
@@ -102,6 +120,11 @@ static void *worker(void *arg)
 	pthread_mutex_lock(&pool.lock);
 	seen = pool.start_gen;
 	for (;;) {
+		if (!pool.stop && pool.gen == seen) {
+			pthread_mutex_unlock(&pool.lock);
+			spin_until_changed(&pool.gen, seen);
+			pthread_mutex_lock(&pool.lock);
+		}
 		while (!pool.stop && pool.gen == seen)
 			pthread_cond_wait(&pool.start, &pool.lock);
 		if (pool.stop)
@@ -114,9 +137,13 @@ static void *worker(void *arg)
 
 			pthread_mutex_unlock(&pool.lock);
 			fn(a, id, n);
-			pthread_mutex_lock(&pool.lock);
-			if (--pool.pending == 0)
+			if (__atomic_sub_fetch(&pool.pending, 1,
+					       __ATOMIC_ACQ_REL) == 0) {
+				pthread_mutex_lock(&pool.lock);
 				pthread_cond_signal(&pool.done);
+			} else {
+				pthread_mutex_lock(&pool.lock);
+			}
 		}
 	}
 	pthread_mutex_unlock(&pool.lock);
@@ -208,14 +235,17 @@ unsigned int amx_pool_run(amx_pool_fn fn, void *arg, unsigned int want)
 		pool.arg = arg;
 		pool.job_nthr = n;
 		pool.pending = n - 1;
-		pool.gen++;
+		__atomic_store_n(&pool.gen, pool.gen + 1, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&pool.start);
 		pthread_mutex_unlock(&pool.lock);
 	}
 	fn(arg, 0, n);
 	if (n > 1) {
+		for (int i = 0; i < POOL_SPIN &&
+		     __atomic_load_n(&pool.pending, __ATOMIC_ACQUIRE); i++)
+			__builtin_ia32_pause();
 		pthread_mutex_lock(&pool.lock);
-		while (pool.pending)
+		while (__atomic_load_n(&pool.pending, __ATOMIC_ACQUIRE))
 			pthread_cond_wait(&pool.done, &pool.lock);
 		pthread_mutex_unlock(&pool.lock);
 	}
