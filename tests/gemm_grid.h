@@ -2,8 +2,8 @@
 /*
  * Shape grid driver shared by the GEMM tests: random A, B, C over
  * M, N, K in {1, 15, 16, 17, 31, 33, 64, 100} (full cube) plus 255 and 1000
- * in each dimension against small others, strides wider than rows,
- * accumulate and overwrite, plain and pre-packed B.
+ * in each dimension against small others and K over several K blocks;
+ * strides wider than rows, accumulate and overwrite, plain and pre-packed B.
  */
 #ifndef GEMM_TEST_GRID_H
 #define GEMM_TEST_GRID_H
@@ -119,7 +119,10 @@ static void t_grid(int type, int packed, const char *what)
 	bad += !t_run_case(type, 255, 255, 255, 1, packed, 1, &worst);
 	bad += !t_run_case(type, 100, 255, 1000, 0, packed, 0, &worst);
 	bad += !t_run_case(type, 1000, 100, 255, 1, packed, 1, &worst);
-	cases += 3;
+	/* several K blocks (kc is 512 bf16 / 1024 int8 on a 32 KiB L1) */
+	bad += !t_run_case(type, 33, 47, 2500, 0, packed, 1, &worst);
+	bad += !t_run_case(type, 17, 100, 4097, 1, packed, 0, &worst);
+	cases += 5;
 	if (type == T_BF16)
 		printf("# %s worst |err| / sum|ab| = %.3g (bound 2(K+2)2^-24)\n",
 		       what, worst);
