@@ -93,6 +93,13 @@ int main(void)
 		 "packed_b_create unknown type");
 	t_result(amx_packed_b_create(&pb, AMX_GEMM_BF16, K, N, b, N - 1) == -EINVAL,
 		 "packed_b_create ldb < N");
+	{
+		struct amx_packed_b *huge = NULL;
+
+		t_result(amx_packed_b_create(&huge, AMX_GEMM_S8, SIZE_MAX / 128,
+					     96, b8, 96) == -EOVERFLOW && !huge,
+			 "packed_b_create size overflow");
+	}
 	EXPECT(amx_gemm_bf16_packed(0, M, a, K, NULL, c, N), -EINVAL,
 	       "packed NULL handle");
 	EXPECT(amx_gemm_bf16_packed(0, M, a, K, pb8, c, N), -EINVAL,

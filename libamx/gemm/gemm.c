@@ -48,6 +48,7 @@ struct gemm_job {
 	struct gemm_blocks bs;
 	size_t mr;
 	gemm_ukr_fn ukr;
+	unsigned int next_task;
 	int err;
 };
 
@@ -192,7 +193,7 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	return 0;
 }
 
-/* thread grid tm x tn = nthr minimising the largest share of C */
+/* task grid tm x tn = nthr minimising the largest share of C */
 static void choose_grid(const struct gemm_job *j, unsigned int nthr,
 			unsigned int *tm, unsigned int *tn)
 {
@@ -216,37 +217,45 @@ static void choose_grid(const struct gemm_job *j, unsigned int nthr,
 	}
 }
 
+/*
+ * C is cut into a fixed grid of tasks (two per thread when there are
+ * several) that the threads of the job take in turn: a thread the OS
+ * starts late, e.g. on a core busy with something else, then simply takes
+ * fewer tasks instead of holding up the call.  Which thread computes a
+ * task does not change its result.
+ */
 static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	struct gemm_job *j = arg;
-	unsigned int tm, tn, ti, tj;
+	unsigned int tasks = nthr > 1 ? 2 * nthr : 1, tm, tn, t;
 	size_t um = (j->m + j->mr - 1) / j->mr;
 	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;
-	size_t m0, m1, n0, n1;
-	int ret;
+	int amx = j->backend == AMX_GEMM_BACKEND_AMX, begun = 0, ret = 0;
 
-	choose_grid(j, nthr, &tm, &tn);
-	ti = tid / tn;
-	tj = tid % tn;
-	m0 = um * ti / tm * j->mr;
-	m1 = um * (ti + 1) / tm * j->mr;
-	n0 = un * tj / tn * GEMM_NR;
-	n1 = un * (tj + 1) / tn * GEMM_NR;
-	if (m1 > j->m)
-		m1 = j->m;
-	if (n1 > j->n)
-		n1 = j->n;
-	if (m0 >= m1 || n0 >= n1)
-		return;
-	if (j->backend == AMX_GEMM_BACKEND_AMX) {
-		ret = gemm_amx_begin();
-		if (!ret) {
-			ret = gemm_block(j, m0, m1, n0, n1);
-			gemm_amx_end();
+	(void)tid;
+	choose_grid(j, tasks, &tm, &tn);
+	while (!ret && (t = __atomic_fetch_add(&j->next_task, 1,
+					       __ATOMIC_RELAXED)) < tasks) {
+		unsigned int ti = t / tn, tj = t % tn;
+		size_t m0 = um * ti / tm * j->mr, m1 = um * (ti + 1) / tm * j->mr;
+		size_t n0 = un * tj / tn * GEMM_NR, n1 = un * (tj + 1) / tn * GEMM_NR;
+
+		if (m1 > j->m)
+			m1 = j->m;
+		if (n1 > j->n)
+			n1 = j->n;
+		if (m0 >= m1 || n0 >= n1)
+			continue;
+		if (amx && !begun) {
+			ret = gemm_amx_begin();	/* once per call per thread */
+			if (ret)
+				break;
+			begun = 1;
 		}
-	} else {
 		ret = gemm_block(j, m0, m1, n0, n1);
 	}
+	if (begun)
+		gemm_amx_end();
 	if (ret)
 		__atomic_store_n(&j->err, ret, __ATOMIC_RELAXED);
 }
@@ -434,7 +443,9 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 		return -EOVERFLOW;
 	kpad = gemm_round_up(k * esz, 64);
 	npanels = (n + GEMM_NR - 1) / GEMM_NR;
-	if (__builtin_mul_overflow(kpad * GEMM_NR, npanels, &bytes))
+	if (__builtin_mul_overflow(kpad, GEMM_NR, &bytes) ||
+	    __builtin_mul_overflow(bytes, npanels, &bytes) ||
+	    bytes > SIZE_MAX / 2)
 		return -EOVERFLOW;
 	pb = calloc(1, sizeof(*pb));
 	if (!pb)

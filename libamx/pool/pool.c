@@ -5,7 +5,10 @@
  * Size: amx_set_num_threads(), else AMX_NUM_THREADS, else one thread per
  * physical core of the affinity mask (SMT siblings share one AMX unit, so a
  * second thread per core only competes for it).  The caller of a job is
- * thread 0; workers 1..n-1 sleep on a condition variable between jobs.
+ * thread 0; workers 1..n-1 spin briefly, then sleep on a condition variable
+ * between jobs.  A worker joins a job only while the caller has not closed
+ * it yet, and the job function shares its work out dynamically, so a worker
+ * the OS starts late (its core busy) does not hold the call up.
  * One job runs at a time: a call that finds the pool busy (another user
  * thread, or a GEMM issued from inside a job) runs alone on its own thread,
  * which gives the same results since work is split over C only.
@@ -32,7 +35,8 @@ struct pool {
 	unsigned long gen;		/* bumped per job; read unlocked */
 	unsigned long start_gen;	/* gen when the workers were started */
 	unsigned int job_nthr;
-	unsigned int pending;		/* workers still in the job; atomic */
+	unsigned long long ticket;	/* gen << 17 | OPEN | workers joined */
+	unsigned int finished;		/* workers done with the job */
 	amx_pool_fn fn;
 	void *arg;
 	int stop;
@@ -101,6 +105,10 @@ static unsigned int default_threads(void)
  */
 #define POOL_SPIN 8192
 
+#define TICKET_OPEN	(1ull << 16)
+#define TICKET_GEN_SHIFT 17
+#define TICKET_GEN_MASK	((1ull << 47) - 1)
+
 static int spin_until_changed(const unsigned long *p, unsigned long old)
 {
 	for (int i = 0; i < POOL_SPIN; i++) {
@@ -109,6 +117,27 @@ static int spin_until_changed(const unsigned long *p, unsigned long old)
 		__builtin_ia32_pause();
 	}
 	return 0;
+}
+
+/*
+ * A worker joins the job of generation @gen only while the caller keeps
+ * it open; once the caller has closed it (it ran out of work itself), a
+ * late worker leaves the job alone, since the job lives on the caller's
+ * stack and the caller is not waiting for it.
+ */
+static int join_job(unsigned long gen)
+{
+	unsigned long long t = __atomic_load_n(&pool.ticket, __ATOMIC_ACQUIRE);
+
+	for (;;) {
+		if (!(t & TICKET_OPEN) || t >> TICKET_GEN_SHIFT !=
+		    (gen & TICKET_GEN_MASK))
+			return 0;
+		if (__atomic_compare_exchange_n(&pool.ticket, &t, t + 1, 0,
+						__ATOMIC_ACQ_REL,
+						__ATOMIC_ACQUIRE))
+			return 1;
+	}
 }
 
 static void *worker(void *arg)
@@ -136,9 +165,10 @@ static void *worker(void *arg)
 			unsigned int n = pool.job_nthr;
 
 			pthread_mutex_unlock(&pool.lock);
-			fn(a, id, n);
-			if (__atomic_sub_fetch(&pool.pending, 1,
-					       __ATOMIC_ACQ_REL) == 0) {
+			if (join_job(seen)) {
+				fn(a, id, n);
+				__atomic_add_fetch(&pool.finished, 1,
+						   __ATOMIC_RELEASE);
 				pthread_mutex_lock(&pool.lock);
 				pthread_cond_signal(&pool.done);
 			} else {
@@ -234,18 +264,25 @@ unsigned int amx_pool_run(amx_pool_fn fn, void *arg, unsigned int want)
 		pool.fn = fn;
 		pool.arg = arg;
 		pool.job_nthr = n;
-		pool.pending = n - 1;
+		__atomic_store_n(&pool.finished, 0, __ATOMIC_RELAXED);
+		__atomic_store_n(&pool.ticket, ((pool.gen + 1) & TICKET_GEN_MASK) <<
+				 TICKET_GEN_SHIFT | TICKET_OPEN, __ATOMIC_RELEASE);
 		__atomic_store_n(&pool.gen, pool.gen + 1, __ATOMIC_RELEASE);
 		pthread_cond_broadcast(&pool.start);
 		pthread_mutex_unlock(&pool.lock);
 	}
 	fn(arg, 0, n);
 	if (n > 1) {
-		for (int i = 0; i < POOL_SPIN &&
-		     __atomic_load_n(&pool.pending, __ATOMIC_ACQUIRE); i++)
+		/* close the job: only the workers that joined are waited for */
+		unsigned int joined = __atomic_fetch_and(&pool.ticket, ~TICKET_OPEN,
+							 __ATOMIC_ACQ_REL) &
+				      (TICKET_OPEN - 1);
+
+		for (int i = 0; i < POOL_SPIN && __atomic_load_n(&pool.finished,
+					__ATOMIC_ACQUIRE) < joined; i++)
 			__builtin_ia32_pause();
 		pthread_mutex_lock(&pool.lock);
-		while (__atomic_load_n(&pool.pending, __ATOMIC_ACQUIRE))
+		while (__atomic_load_n(&pool.finished, __ATOMIC_ACQUIRE) < joined)
 			pthread_cond_wait(&pool.done, &pool.lock);
 		pthread_mutex_unlock(&pool.lock);
 	}
