@@ -32,8 +32,12 @@ static void extremes(int type)
 int main(void)
 {
 	static const char *const paths[] = { "1", "c" };
+	size_t npaths;
 
-	for (size_t p = 0; p < T_N(paths); p++) {
+	/* without AVX-512 (e.g. a QEMU guest) "1" is the C path already */
+	setenv("AMX_FORCE_FALLBACK", paths[0], 1);
+	npaths = amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_C ? 1 : 2;
+	for (size_t p = 0; p < npaths; p++) {
 		setenv("AMX_FORCE_FALLBACK", paths[p], 1);
 		for (unsigned int th = 0; th < 2; th++) {
 			char what[64];
