@@ -16,15 +16,18 @@
 
 #include "amx_gemm.h"
 
+/* helpers a given test may not use */
+#define T_FN static __attribute__((unused))
+
 #define KSFT_PASS 0
 #define KSFT_FAIL 1
 #define KSFT_SKIP 4
 
 static unsigned int t_num, t_fail;
 
-static __attribute__((unused)) void t_result(int ok, const char *fmt, ...)
+T_FN void t_result(int ok, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
-static __attribute__((unused)) void t_result(int ok, const char *fmt, ...)
+T_FN void t_result(int ok, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -38,7 +41,7 @@ static __attribute__((unused)) void t_result(int ok, const char *fmt, ...)
 		t_fail++;
 }
 
-static __attribute__((unused)) int t_finish(void)
+T_FN int t_finish(void)
 {
 	printf("1..%u\n# totals: pass %u fail %u\n", t_num, t_num - t_fail,
 	       t_fail);
@@ -47,7 +50,7 @@ static __attribute__((unused)) int t_finish(void)
 
 static uint64_t t_rng = 0x9e3779b97f4a7c15ull;
 
-static __attribute__((unused)) uint32_t t_rand(void)
+T_FN uint32_t t_rand(void)
 {
 	t_rng ^= t_rng << 13;
 	t_rng ^= t_rng >> 7;
@@ -55,7 +58,7 @@ static __attribute__((unused)) uint32_t t_rand(void)
 	return (uint32_t)(t_rng >> 16);
 }
 
-static __attribute__((unused)) uint16_t t_f2bf(float f)
+T_FN uint16_t t_f2bf(float f)
 {
 	uint32_t u;
 
@@ -64,7 +67,7 @@ static __attribute__((unused)) uint16_t t_f2bf(float f)
 	return (uint16_t)(u >> 16);
 }
 
-static __attribute__((unused)) double t_bf2d(uint16_t h)
+T_FN double t_bf2d(uint16_t h)
 {
 	uint32_t u = (uint32_t)h << 16;
 	float f;
@@ -74,13 +77,13 @@ static __attribute__((unused)) double t_bf2d(uint16_t h)
 }
 
 /* values in [-2, 2) rounded to bf16; never subnormal */
-static __attribute__((unused)) void t_fill_bf16(uint16_t *p, size_t n)
+T_FN void t_fill_bf16(uint16_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		p[i] = t_f2bf(((int32_t)t_rand() % 65536) / 16384.0f);
 }
 
-static __attribute__((unused)) void t_fill_i8(int8_t *p, size_t n, int extremes)
+T_FN void t_fill_i8(int8_t *p, size_t n, int extremes)
 {
 	for (size_t i = 0; i < n; i++)
 		p[i] = extremes ? ((t_rand() & 1) ? -128 : 127) :
@@ -91,7 +94,7 @@ static __attribute__((unused)) void t_fill_i8(int8_t *p, size_t n, int extremes)
 #define T_GUARD 64
 #define T_PATTERN 0x7fa5a5a5u
 
-static __attribute__((unused)) uint32_t *t_c_alloc(size_t m, size_t ldc, uint32_t **c)
+T_FN uint32_t *t_c_alloc(size_t m, size_t ldc, uint32_t **c)
 {
 	size_t total = m * ldc + 2 * T_GUARD;
 	uint32_t *base = malloc(total * 4 + 4);
@@ -103,7 +106,7 @@ static __attribute__((unused)) uint32_t *t_c_alloc(size_t m, size_t ldc, uint32_
 }
 
 /* everything outside the m x n window must still hold the pattern */
-static __attribute__((unused)) int t_c_guard_ok(const uint32_t *base, size_t m, size_t n, size_t ldc)
+T_FN int t_c_guard_ok(const uint32_t *base, size_t m, size_t n, size_t ldc)
 {
 	size_t total = m * ldc + 2 * T_GUARD;
 
@@ -123,7 +126,7 @@ static __attribute__((unused)) int t_c_guard_ok(const uint32_t *base, size_t m, 
  * vdpbf16ps), and each element sees at most K + K/KC + 1 of them, so
  * |c - exact| <= 2 (K + 2) 2^-24 (|c0| + sum_k |a_ik b_kj|).
  */
-static __attribute__((unused)) int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
+T_FN int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
 			size_t lda, const uint16_t *b, size_t ldb,
 			const float *c0, const float *c, size_t ldc, int acc,
 			double *worst)
@@ -155,7 +158,7 @@ static __attribute__((unused)) int t_check_bf16(size_t m, size_t n, size_t k, co
 }
 
 /* int8: exact modulo 2^32 */
-static __attribute__((unused)) int t_check_i8(size_t m, size_t n, size_t k, const void *a, int a_u8,
+T_FN int t_check_i8(size_t m, size_t n, size_t k, const void *a, int a_u8,
 		      size_t lda, const int8_t *b, size_t ldb,
 		      const int32_t *c0, const int32_t *c, size_t ldc, int acc)
 {
@@ -178,7 +181,7 @@ static __attribute__((unused)) int t_check_i8(size_t m, size_t n, size_t k, cons
 	return 1;
 }
 
-static __attribute__((unused)) const char *t_backend_name(int b)
+T_FN const char *t_backend_name(int b)
 {
 	return b == AMX_GEMM_BACKEND_AMX ? "amx" :
 	       b == AMX_GEMM_BACKEND_AVX512 ? "avx512" :
