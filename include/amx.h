@@ -101,7 +101,13 @@ struct amx_info {
 	unsigned long minsigstksz;	/* getauxval(AT_MINSIGSTKSZ), 0 if absent */
 	size_t sigaltstack_size;	/* amx_sigaltstack_size() */
 	int status;			/* amx_status() at the time of the call */
-	uint32_t reserved[15];
+	/*
+	 * 1 when amx_request() was granted through the kernel's
+	 * ARCH_REQ_XCOMP_PERM_ALLOC (libamx's kernel series): tile buffers
+	 * of the caller and of later threads are allocated up front.
+	 */
+	uint32_t alloc_sync;
+	uint32_t reserved[14];
 };
 
 /*
@@ -138,11 +144,19 @@ AMX_API int amx_status(void);
  * permitted; a too-small one is refused here with -ENOSPC and nothing is
  * changed (amx_sigaltstack_install() fixes it).
  *
+ * Where the kernel offers ARCH_REQ_XCOMP_PERM_ALLOC (libamx's kernel
+ * series) it is used: the calling thread's enlarged register buffer is
+ * allocated now, and that of every thread created later at clone(), so
+ * no first tile instruction traps or dies of a failed allocation.
+ * Other kernels get ARCH_REQ_XCOMP_PERM (allocation at first use).
+ *
  * Returns 0, or -EOPNOTSUPP (CPU or kernel lacks AMX), -EINVAL (kernel
  * older than 5.16, without the arch_prctl options), -ENOSPC (a thread's
  * sigaltstack is too small; the kernel checks every thread), -EPERM
- * (refused by policy, e.g. seccomp), -EIO (the kernel said yes but does
- * not report the permission afterwards).
+ * (refused by policy, e.g. seccomp), -ENOMEM (permission granted, but the
+ * kernel could not allocate this thread's tile buffer now; a retry may
+ * succeed), -EIO (the kernel said yes but does not report the permission
+ * afterwards).
  */
 AMX_API int amx_request(void);
 

@@ -18,6 +18,15 @@
 #ifndef ARCH_REQ_XCOMP_PERM
 #define ARCH_REQ_XCOMP_PERM	0x1023
 #endif
+/*
+ * libamx's kernel series: like ARCH_REQ_XCOMP_PERM, and allocates the
+ * calling thread's enlarged register buffer (and later threads' at
+ * clone()) so that failure is -ENOMEM now instead of a signal at first
+ * use.  Kernels without it answer -EINVAL.
+ */
+#ifndef ARCH_REQ_XCOMP_PERM_ALLOC
+#define ARCH_REQ_XCOMP_PERM_ALLOC	0x1026
+#endif
 #ifndef AT_MINSIGSTKSZ
 #define AT_MINSIGSTKSZ		51
 #endif

@@ -153,5 +153,6 @@ int amx_get_info(struct amx_info *info)
 	info->kernel_permitted = ret ? 0 : mask;
 	info->sigaltstack_size = amx_sigaltstack_size();
 	info->status = amx_status();
+	info->alloc_sync = amx__alloc_sync();
 	return 0;
 }

@@ -26,6 +26,9 @@ AMX_HIDDEN const struct amx_info *amx__static_info(void);
 /* CPU, OS (XCR0) and kernel all support AMX tile data. */
 AMX_HIDDEN bool amx__supported(const struct amx_info *si);
 
+/* amx_request() got ARCH_REQ_XCOMP_PERM_ALLOC's synchronous allocation. */
+AMX_HIDDEN bool amx__alloc_sync(void);
+
 /* arch_prctl(2) returning 0 or -errno, leaving errno alone. */
 AMX_HIDDEN long amx__arch_prctl(int code, unsigned long arg);
 

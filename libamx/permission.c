@@ -17,6 +17,7 @@
 
 static atomic_bool granted;
 static atomic_int last_err;
+static atomic_bool alloc_sync;
 static pthread_mutex_t request_lock = PTHREAD_MUTEX_INITIALIZER;
 
 /* -errno explaining why AMX cannot be used at all, or 0. */
@@ -97,13 +98,28 @@ static int request_locked(void)
 	ret = check_own_altstack(si);
 	if (ret)
 		return (int)ret;
-	ret = amx__arch_prctl(ARCH_REQ_XCOMP_PERM, AMX_XFEATURE_XTILEDATA);
+	/*
+	 * Prefer the synchronous allocation: the first tile instruction of
+	 * this thread and of every thread created later then costs nothing
+	 * and cannot die of a failed allocation.  Older kernels refuse the
+	 * unknown option with -EINVAL.
+	 */
+	ret = amx__arch_prctl(ARCH_REQ_XCOMP_PERM_ALLOC, AMX_XFEATURE_XTILEDATA);
+	if (ret == -EINVAL)
+		ret = amx__arch_prctl(ARCH_REQ_XCOMP_PERM, AMX_XFEATURE_XTILEDATA);
+	else if (!ret)
+		atomic_store(&alloc_sync, true);
 	if (ret)
 		return (int)ret;
 	ret = perm_granted();
 	if (ret < 0)
 		return (int)ret;
 	return ret ? 0 : -EIO;
+}
+
+bool amx__alloc_sync(void)
+{
+	return atomic_load(&alloc_sync);
 }
 
 int amx_request(void)

@@ -22,7 +22,7 @@ const char *amx_strerror(int err)
 	case EIO:
 		return "the kernel granted AMX permission but does not report it (kernel bug?)";
 	case ENOMEM:
-		return "out of memory";
+		return "out of memory (for amx_request(): the kernel could not allocate this thread's tile register buffer; retry or fall back)";
 	case EOVERFLOW:
 		return "matrix dimensions too large: byte counts overflow";
 	case EBUSY:

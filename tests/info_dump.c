@@ -18,6 +18,6 @@ int main(void)
 	       in.xsave_size_enabled, in.xsave_size_max, in.xtiledata_size);
 	printf("kernel_supported=%llu\nminsigstksz=%lu\nsigaltstack_size=%zu\n",
 	       (unsigned long long)in.kernel_supported, in.minsigstksz, in.sigaltstack_size);
-	printf("status=%d\n", in.status);
+	printf("status=%d\nalloc_sync=%u\n", in.status, in.alloc_sync);
 	return 0;
 }

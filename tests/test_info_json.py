@@ -43,6 +43,7 @@ def main():
     check(isinstance(doc["cpu_vendor"], str) and doc["physical_cores"] >= 0,
           f"libcpuid: vendor '{doc['cpu_vendor']}', {doc['physical_cores']} cores")
     check(not doc["requested"], "--no-request did not ask for permission")
+    check(int(doc["alloc_sync"]) == lib["alloc_sync"], "alloc_sync agrees")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
     check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
     print(f"1..{len(results)}")

@@ -62,7 +62,8 @@ static int refused(void)
 {
 	int ret;
 
-	if (amx_deny_arch_prctl(0x1023, 0x1023))
+	/* Both ways of asking: ARCH_REQ_XCOMP_PERM and ..._PERM_ALLOC. */
+	if (amx_deny_arch_prctl(0x1023, 0x1026))
 		return 2;
 	ret = amx_request();
 	if (ret != -EPERM || amx_status() != -EPERM)
@@ -72,12 +73,29 @@ static int refused(void)
 	return (amx_test_perm() & AMX_TEST_TILEDATA) ? 5 : 0;
 }
 
+/* 0 when the kernel knows ARCH_REQ_XCOMP_PERM_ALLOC, 1 when not. */
+static int probe_alloc_option(void)
+{
+	return syscall(SYS_arch_prctl, 0x1026, 18) && errno == EINVAL;
+}
+
+/* amx_request() used the synchronous-allocation option. */
+static int uses_alloc(void)
+{
+	struct amx_info info;
+
+	if (amx_request())
+		return 2;
+	amx_get_info(&info);
+	return info.alloc_sync == 1 ? 0 : 3;
+}
+
 int main(void)
 {
 	int ret;
 
 	amx_test_need_amx();
-	tap_plan(4);
+	tap_plan(5);
 	ret = amx_run_child(fresh_grant);
 	tap_ok(ret == 0, "fresh process: -EACCES, then granted and idempotent (%d)", ret);
 	ret = amx_run_child(race);
@@ -86,5 +104,13 @@ int main(void)
 	tap_ok(ret == 0, "after success no syscall is made (seccomp-denied) (%d)", ret);
 	ret = amx_run_child(refused);
 	tap_ok(ret == 0, "policy refusal maps to -EPERM, nothing granted (%d)", ret);
+	if (amx_run_child(probe_alloc_option) == 0) {
+		ret = amx_run_child(uses_alloc);
+		tap_ok(ret == 0, "kernel has ARCH_REQ_XCOMP_PERM_ALLOC: amx_request() uses it (%d)",
+		       ret);
+	} else {
+		tap_skip("kernel without ARCH_REQ_XCOMP_PERM_ALLOC",
+			 "amx_request() uses synchronous allocation");
+	}
 	tap_done();
 }

@@ -131,6 +131,7 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	printf("  \"minsigstksz\": %lu,\n  \"sigaltstack_size\": %zu,\n", in->minsigstksz,
 	       in->sigaltstack_size);
 	printf("  \"requested\": %s,\n  \"status\": %d,\n", asked ? "true" : "false", in->status);
+	printf("  \"alloc_sync\": %s,\n", in->alloc_sync ? "true" : "false");
 	json_str("status_text", amx_strerror(in->status), true);
 	printf("  \"request_result\": %d,\n", request);
 	printf("  \"proc\": [");
@@ -182,7 +183,8 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 	for (p = 0; p < nproc_lines; p++)
 		printf("Proc:       %s\n", proc_lines[p]);
 	if (asked)
-		printf("Permission: amx_request() = %d: %s\n", request, amx_strerror(request));
+		printf("Permission: amx_request() = %d: %s%s\n", request, amx_strerror(request),
+		       in->alloc_sync ? " (tile buffers allocated up front)" : "");
 	printf("AMX:        %s\n", in->status ? amx_strerror(in->status) : "usable");
 }
 

@@ -1,0 +1,36 @@
+# SPDX-License-Identifier: MIT
+#
+# The QEMU guest stage as CTest tests (label "guest"):
+#   guest.boot.default, guest.boot.strict  boot the patched kernel with
+#       every manifest program (default, and strict_sas_size=1); they fail
+#       on any "not ok", a missing result, a kernel WARNING/BUG/Oops or a
+#       timeout;
+#   guest.<variant>.<name>  the outcome of one program or kselftest in
+#       that boot: pass, skip (4) or fail.
+
+function(amx_add_guest_tests)
+  cmake_parse_arguments(G "" "" "KSELFTESTS" ${ARGN})
+  get_property(_lines GLOBAL PROPERTY AMX_GUEST_MANIFEST)
+  set(_names ${G_KSELFTESTS})
+  foreach(_line IN LISTS _lines)
+    string(REGEX REPLACE "\t.*" "" _name "${_line}")
+    list(APPEND _names ${_name})
+  endforeach()
+
+  foreach(_variant default strict)
+    add_test(NAME guest.boot.${_variant}
+             COMMAND ${PROJECT_SOURCE_DIR}/cmake/guest-stage.sh
+                     ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${_variant})
+    # Two cores: one boot at a time; the kernel and QEMU builds are cached.
+    set_tests_properties(guest.boot.${_variant} PROPERTIES
+      LABELS guest TIMEOUT 1800 RESOURCE_LOCK amx_guest
+      FIXTURES_SETUP guest_${_variant})
+    foreach(_name IN LISTS _names)
+      add_test(NAME guest.${_variant}.${_name}
+               COMMAND ${PROJECT_SOURCE_DIR}/cmake/guest-result.sh
+                       ${CMAKE_BINARY_DIR}/guest-${_variant}/results.tsv ${_name})
+      set_tests_properties(guest.${_variant}.${_name} PROPERTIES
+        LABELS guest SKIP_RETURN_CODE 4 FIXTURES_REQUIRED guest_${_variant})
+    endforeach()
+  endforeach()
+endfunction()

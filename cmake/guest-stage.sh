@@ -1,0 +1,41 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# Run libamx's programs in the QEMU guest:
+#   guest-stage.sh SRC BUILD VARIANT [NAME...]
+# builds the static guest tree BUILD/guest from SRC (AMX_GUEST=ON), keeps
+# the manifest entries NAME... (all when none), and boots the guest rig
+# (kernel/rig/run-guest.sh) with them.  VARIANT "strict" boots with
+# strict_sas_size=1.  Results land in BUILD/guest-VARIANT/ (results.tsv,
+# console.log); the exit status is the rig's.
+set -euo pipefail
+
+src=$1 build=$2 variant=$3
+shift 3
+gbuild=$build/guest
+out=$build/guest-$variant
+
+cmake -S "$src" -B "$gbuild" -G Ninja -DAMX_GUEST=ON -DCMAKE_BUILD_TYPE=Release \
+	-DAMX_BUILD_TESTS=ON -DAMX_BUILD_EXAMPLES=ON >/dev/null
+cmake --build "$gbuild" -j "$(nproc)" >"$build/guest-build.log" 2>&1 || {
+	tail -n 30 "$build/guest-build.log"
+	echo "guest-stage: the static guest build failed (log: $build/guest-build.log)" >&2
+	exit 1
+}
+
+manifest=$gbuild/guest-manifest.tsv
+if [ $# -gt 0 ]; then
+	manifest=$build/guest-manifest-$variant.tsv
+	: >"$manifest"
+	for name in "$@"; do
+		grep -P "^\Q$name\E\t" "$gbuild/guest-manifest.tsv" >>"$manifest" || {
+			echo "guest-stage: no test '$name' in the manifest" >&2
+			exit 1
+		}
+	done
+fi
+
+append=()
+[ "$variant" = strict ] && append=(--append strict_sas_size=1)
+rm -rf "$out"
+exec "$src/kernel/rig/run-guest.sh" --manifest "$manifest" --out "$out" "${append[@]}"
