@@ -1,0 +1,15 @@
+/* Trivial guest test programs for developing the rig: exit with argv[1]. */
+#include <stdio.h>
+#include <stdlib.h>
+
+int main(int argc, char **argv)
+{
+	int rc = argc > 1 ? atoi(argv[1]) : 0;
+
+	if (rc == 4)
+		printf("1..0 # SKIP trivial skip\n");
+	else
+		printf("trivial test, args:%s%s, exit %d\n", argc > 2 ? " " : "",
+		       argc > 2 ? argv[2] : "", rc);
+	return rc;
+}
