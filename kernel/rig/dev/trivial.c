@@ -1,10 +1,22 @@
-/* Trivial guest test programs for developing the rig: exit with argv[1]. */
+/*
+ * Trivial guest test program for developing the rig: exit with argv[1],
+ * or hang forever with "hang".
+ */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
 int main(int argc, char **argv)
 {
 	int rc = argc > 1 ? atoi(argv[1]) : 0;
+
+	if (argc > 1 && !strcmp(argv[1], "hang")) {
+		printf("hanging\n");
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 
 	if (rc == 4)
 		printf("1..0 # SKIP trivial skip\n");
