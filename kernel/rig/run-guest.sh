@@ -40,7 +40,7 @@ usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--manifest) MANIFEST=$2; shift 2 ;;
-	--append) APPEND="$APPEND $2"; shift 2 ;;
+	--append) APPEND="${APPEND:+$APPEND }$2"; shift 2 ;;
 	--out) OUTDIR=$2; shift 2 ;;
 	--timeout) TIMEOUT=$2; shift 2 ;;
 	--test-timeout) TEST_TIMEOUT=$2; shift 2 ;;
@@ -89,7 +89,7 @@ QEMU_EXTRA=()
 QEMU_KIND=
 if [ -n "${AMX_QEMU:-}" ]; then
 	QEMU=$AMX_QEMU
-	QEMU_CPU=${AMX_QEMU_CPU:-max}
+	QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
 	QEMU_KIND="AMX_QEMU override"
 elif [ -x "$KDIR/qemu/build.sh" ] && [ "${AMX_NO_PATCHED_QEMU:-0}" != 1 ]; then
 	log "building patched QEMU via kernel/qemu/build.sh"
