@@ -10,7 +10,7 @@
  * under an emulator it checks the emulator.
  *
  * Build: gcc -O2 -static -o amx_diff amx_diff.c   (no -mamx flags needed)
- * Usage: amx_diff [seed [epochs]]
+ * Usage: amx_diff [seed [epochs]] | amx_diff bench
  * Output: TAP.  Exit 0 pass, 1 fail, 4 skip (no AMX).
  */
 #define _GNU_SOURCE
@@ -726,6 +726,54 @@ static void fixed_checks(void)
     memset(mt, 0, sizeof(mt));
 }
 
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* "amx_diff bench": time full-size (16x64) tile operations.  */
+static int bench(void)
+{
+    static uint8_t buf[16 * 64];
+    struct cfg c;
+    int i, n = 2000, t;
+    double t0;
+
+    memset(&c, 0, sizeof(c));
+    c.palette = 1;
+    for (t = 0; t < 8; t++) {
+        c.rows[t] = 16;
+        c.colsb[t] = 64;
+    }
+    hw_ldtilecfg(&c);
+    fill_random(buf, sizeof(buf), 1);
+    for (t = 0; t < 8; t++) {
+        hw_tileloadd(t, buf, 64, 0);
+    }
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        hw_tileloadd(1, buf, 64, 0);
+    }
+    printf("# bench tileloadd 16x64: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        hw_tdp(OP_SSD, 0);
+    }
+    printf("# bench tdpbssd 16x16x64: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        hw_tdp(OP_BF16, 1);
+    }
+    printf("# bench tdpbf16ps 16x16x32: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    hw_tilerelease();
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     unsigned a, b, c, d;
@@ -745,6 +793,12 @@ int main(int argc, char **argv)
         !(supp & (1UL << XFEATURE_XTILEDATA))) {
         printf("1..0 # SKIP kernel does not support AMX state (%lx)\n", supp);
         return 4;
+    }
+    if (argc > 1 && !strcmp(argv[1], "bench")) {
+        if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) {
+            return 1;
+        }
+        return bench();
     }
     printf("1..%d\n", 8 + epochs);
     printf("# seed %llu, %d epochs x %d ops\n", (unsigned long long)seed,
