@@ -14,6 +14,9 @@
 
 #include "amx_test.h"
 
+/* A child's exit code for "this kernel cannot do what the check needs". */
+#define AMX_CHILD_UNSUPPORTED 77
+
 /* Returns the child's exit code, or 128 + signal. */
 static inline int amx_run_child(int (*fn)(void))
 {
@@ -33,7 +36,8 @@ static inline int amx_run_child(int (*fn)(void))
 
 /*
  * Make arch_prctl(code, ...) fail with EPERM for codes in [lo, hi], as a
- * seccomp policy would.  Returns 0 or -1.
+ * seccomp policy would.  Returns 0, or -1 (errno EINVAL: the kernel was
+ * built without CONFIG_SECCOMP_FILTER).
  */
 static inline int amx_deny_arch_prctl(unsigned int lo, unsigned int hi)
 {

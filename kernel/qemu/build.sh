@@ -1,0 +1,210 @@
+#!/bin/bash
+# Build Debian 12's QEMU with the libamx TCG AMX/XFD/XSAVEC/XSAVES patches.
+#
+# Usage (as root): kernel/qemu/build.sh
+#
+# Idempotent.  Progress goes to stderr; on success the LAST line on stdout is
+# the absolute path of the patched qemu-system-x86_64, cached in
+#   $LIBAMX_CACHE/qemu-<hash>/qemu-system-x86_64
+# where <hash> covers the Debian source version, the patch series and this
+# script, so a warm run returns in seconds.  Exits non-zero, naming the
+# failing step (or patch), on any error.
+set -euo pipefail
+
+QEMU_SRC_PKG=qemu
+QEMU_VERSION='1:7.2+dfsg-7+deb12u18'       # exact Debian source version
+CACHE=${LIBAMX_CACHE:-/var/cache/libamx}
+JOBS=${LIBAMX_JOBS:-2}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PATCHDIR=$HERE/patches
+BUILD_DEPS="dpkg-dev gcc make patch xz-utils python3 meson ninja-build
+            pkg-config libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev"
+CONFIGURE_FLAGS=(--target-list=x86_64-softmmu --disable-docs --disable-werror
+                 --without-default-features --disable-user --enable-tcg
+                 --enable-fdt=system --disable-install-blobs)
+
+exec 3>&1 1>&2          # stdout is reserved for the final path
+say() { echo "build.sh: $*"; }
+die() { echo "build.sh: ERROR: $*"; exit 1; }
+
+# ---- cache key -------------------------------------------------------------
+[ -f "$PATCHDIR/series" ] || die "missing $PATCHDIR/series"
+key=$( {
+    echo "$QEMU_VERSION"
+    printf '%s\n' "${CONFIGURE_FLAGS[@]}"
+    cat "$PATCHDIR/series"
+    while read -r p; do
+        case "$p" in ''|'#'*) continue;; esac
+        cat "$PATCHDIR/$p" || exit 1
+    done < "$PATCHDIR/series"
+    cat "${BASH_SOURCE[0]}"
+} | sha256sum | cut -c1-16) || die "cannot read the patch series"
+OUT=$CACHE/qemu-$key
+BIN=$OUT/qemu-system-x86_64
+
+if [ -x "$BIN" ] && "$BIN" --version >/dev/null 2>&1; then
+    say "cached: $BIN"
+    echo "$BIN" >&3
+    exit 0
+fi
+
+[ "$(id -u)" = 0 ] || die "a cold build needs root (apt-get); no cached binary at $BIN"
+mkdir -p "$CACHE"
+exec 9>"$CACHE/.qemu-build.lock"
+flock 9
+# Another build.sh may have finished while we waited for the lock.
+if [ -x "$BIN" ] && "$BIN" --version >/dev/null 2>&1; then
+    echo "$BIN" >&3
+    exit 0
+fi
+
+start=$(date +%s)
+export DEBIAN_FRONTEND=noninteractive
+
+apt_get() {
+    # Retry while another dpkg/apt holds the lock.
+    local i
+    for i in $(seq 1 30); do
+        if apt-get -o DPkg::Lock::Timeout=60 "$@"; then
+            return 0
+        fi
+        say "apt-get $* failed (attempt $i), retrying in 10s"
+        sleep 10
+    done
+    return 1
+}
+
+# ---- build dependencies ----------------------------------------------------
+missing=
+for p in $BUILD_DEPS; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
+        missing="$missing $p"
+done
+updated=
+if [ -n "$missing" ]; then
+    say "installing build dependencies:$missing"
+    apt_get update >&2 || die "apt-get update failed"
+    updated=1
+    # shellcheck disable=SC2086
+    apt_get install -y --no-install-recommends $missing >&2 ||
+        die "cannot install:$missing"
+fi
+
+# ---- deb-src for the same mirrors/suites as the binary sources --------------
+SRCLIST=/etc/apt/sources.list.d/libamx-deb-src.sources
+have_src() {
+    grep -rqsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
+        /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
+}
+if ! have_src; then
+    say "adding deb-src entries ($SRCLIST)"
+    tmp=$(mktemp)
+    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
+        # deb822: copy every stanza whose Types has "deb", as deb-src.
+        awk 'BEGIN { RS = ""; FS = "\n" }
+             {
+                 isdeb = 0; out = ""
+                 for (i = 1; i <= NF; i++) {
+                     line = $i
+                     if (line ~ /^#/) continue
+                     if (line ~ /^Types:/) {
+                         n = split(substr(line, 7), t, /[ \t]+/)
+                         for (j = 1; j <= n; j++) if (t[j] == "deb") isdeb = 1
+                         line = "Types: deb-src"
+                     }
+                     out = out line "\n"
+                 }
+                 if (isdeb) printf "%s\n", out
+             }' /etc/apt/sources.list.d/debian.sources > "$tmp"
+    fi
+    if [ ! -s "$tmp" ] && [ -f /etc/apt/sources.list ]; then
+        sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list > "$tmp"
+        SRCLIST=/etc/apt/sources.list.d/libamx-deb-src.list
+    fi
+    [ -s "$tmp" ] || die "no Debian apt sources found to derive deb-src entries from"
+    install -m 0644 "$tmp" "$SRCLIST"
+    rm -f "$tmp"
+    updated=
+fi
+if ! apt-cache showsrc "$QEMU_SRC_PKG" 2>/dev/null | grep -qxF "Version: $QEMU_VERSION"; then
+    if [ -z "$updated" ]; then
+        apt_get update >&2 || die "apt-get update failed"
+    fi
+fi
+
+# ---- source ----------------------------------------------------------------
+DL=$CACHE/dl
+mkdir -p "$DL"
+upstream=${QEMU_VERSION#*:}
+dsc=$DL/${QEMU_SRC_PKG}_${upstream}.dsc
+if [ ! -f "$dsc" ]; then
+    say "downloading source $QEMU_SRC_PKG=$QEMU_VERSION"
+    if ! (cd "$DL" && apt_get source --download-only "$QEMU_SRC_PKG=$QEMU_VERSION" >&2); then
+        # The version may have left the mirror: fetch it from snapshot.debian.org.
+        say "apt-get source failed; trying snapshot.debian.org"
+        python3 - "$QEMU_SRC_PKG" "$QEMU_VERSION" "$DL" <<'EOF' || die "cannot download $QEMU_SRC_PKG=$QEMU_VERSION"
+import json, sys, urllib.parse, urllib.request
+pkg, ver, dest = sys.argv[1:]
+base = "https://snapshot.debian.org"
+q = urllib.parse.quote
+info = json.load(urllib.request.urlopen(
+    f"{base}/mr/package/{q(pkg)}/{q(ver)}/srcfiles?fileinfo=1", timeout=60))
+for h, meta in info["fileinfo"].items():
+    name = meta[0]["name"]
+    print("fetching", name, file=sys.stderr)
+    with urllib.request.urlopen(f"{base}/file/{h}", timeout=600) as r, \
+         open(f"{dest}/{name}", "wb") as f:
+        while True:
+            b = r.read(1 << 20)
+            if not b:
+                break
+            f.write(b)
+EOF
+    fi
+fi
+[ -f "$dsc" ] || die "source package $dsc not found after download"
+
+SRC=$CACHE/qemu-src-$key
+if [ ! -f "$SRC/.libamx-patched" ]; then
+    rm -rf "$SRC"
+    say "extracting $dsc"
+    dpkg-source -x "$dsc" "$SRC" >&2 || die "dpkg-source -x failed"
+    while read -r p; do
+        case "$p" in ''|'#'*) continue;; esac
+        say "applying $p"
+        if ! out=$(cd "$SRC" && patch -p1 --fuzz=0 -N --no-backup-if-mismatch \
+                   < "$PATCHDIR/$p" 2>&1); then
+            echo "$out"
+            die "patch $p does not apply cleanly (reject or fuzz)"
+        fi
+        if echo "$out" | grep -qiE 'fuzz|reject|offset'; then
+            echo "$out"
+            die "patch $p applied with offset/fuzz; refresh it"
+        fi
+    done < "$PATCHDIR/series"
+    touch "$SRC/.libamx-patched"
+fi
+
+# ---- configure and build ---------------------------------------------------
+B=$SRC/build-libamx
+if [ ! -f "$B/build.ninja" ]; then
+    rm -rf "$B"
+    mkdir -p "$B"
+    say "configuring"
+    (cd "$B" && ../configure "${CONFIGURE_FLAGS[@]}") >&2 || die "configure failed"
+fi
+say "building with ninja -j$JOBS (takes a while)"
+ninja -C "$B" -j"$JOBS" qemu-system-x86_64 >&2 || die "ninja failed"
+
+mkdir -p "$OUT"
+cp "$B/qemu-system-x86_64" "$OUT/.qemu-system-x86_64.tmp"
+mv -f "$OUT/.qemu-system-x86_64.tmp" "$BIN"
+"$BIN" --version >/dev/null || die "built binary does not run"
+cat > "$OUT/BUILDINFO" <<EOF
+source: $QEMU_SRC_PKG $QEMU_VERSION
+patches: $(grep -v '^#' "$PATCHDIR/series" | tr '\n' ' ')
+configure: ${CONFIGURE_FLAGS[*]}
+built: $(date -u +%Y-%m-%dT%H:%M:%SZ) in $(( $(date +%s) - start ))s
+EOF
+say "done in $(( $(date +%s) - start ))s: $BIN"
+echo "$BIN" >&3

@@ -1,0 +1,327 @@
+#!/bin/bash
+# Boot the libamx guest kernel in QEMU and run tests in it.
+#
+#   run-guest.sh --manifest FILE [--append "extra cmdline"] [--out DIR]
+#                [--timeout S] [--test-timeout S] [--no-selftests]
+#
+# Manifest: one test per line, "name<TAB>/abs/path/to/static-binary[<TAB>arg]...",
+# each further tab separated field is one argument. Empty lines and lines
+# starting with '#' are ignored. Exit codes: 0 pass, 4 skip, anything else
+# fail. Each binary is copied to /t/<name> in the initramfs and run there
+# with cwd /t. The kernel selftests built by build-kernel.sh (x86/amx,
+# sigaltstack/sas, x86/amx_status, x86/amx_alloc) are always run first.
+#
+# The guest prints KTAP on the serial console. The host writes
+# DIR/console.log and DIR/results.tsv ("name<TAB>pass|skip|fail<TAB>reason"),
+# prints "N passed, N failed, N skipped" and exits non-zero on any failed or
+# missing result, kernel WARNING/BUG/Oops/panic or timeout.
+#
+# QEMU: $AMX_QEMU (+ $AMX_QEMU_CPU) if set; else the patched QEMU from
+# kernel/qemu/build.sh (+ kernel/qemu/cpu) if that works; else KVM with
+# -cpu host if a short probe boot works; else stock qemu-system-x86_64 TCG
+# with -cpu max (no AMX there: AMX tests skip).
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+KDIR=$(dirname "$HERE")
+CACHE=${AMX_CACHE:-/var/cache/libamx}
+
+MANIFEST=
+APPEND=
+OUTDIR=
+TIMEOUT=480
+TEST_TIMEOUT=${AMX_TEST_TIMEOUT:-120}
+SELFTESTS=1
+
+log() { echo "run-guest: $*" >&2; }
+die() { echo "run-guest: ERROR: $*" >&2; exit 2; }
+usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--manifest) MANIFEST=$2; shift 2 ;;
+	--append) APPEND="${APPEND:+$APPEND }$2"; shift 2 ;;
+	--out) OUTDIR=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; shift 2 ;;
+	--test-timeout) TEST_TIMEOUT=$2; shift 2 ;;
+	--no-selftests) SELFTESTS=0; shift ;;
+	-h|--help) usage ;;
+	*) die "unknown argument: $1" ;;
+	esac
+done
+[ -n "$MANIFEST" ] || [ $SELFTESTS = 1 ] || usage
+[ -z "$MANIFEST" ] || [ -f "$MANIFEST" ] || die "manifest $MANIFEST not found"
+[ -n "$OUTDIR" ] || OUTDIR=$(mktemp -d /tmp/libamx-guest.XXXXXX)
+mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
+
+T_START=$(date +%s)
+
+# --- packages ------------------------------------------------------------------
+need_pkgs() {
+	local missing=() p i
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
+			missing+=("$p")
+	done
+	[ ${#missing[@]} -eq 0 ] && return 0
+	[ "$(id -u)" = 0 ] || die "missing packages (need root to install): ${missing[*]}"
+	for i in 1 2 3 4 5 6 7 8 9 10; do
+		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
+			"${missing[@]}" >&2 && return 0
+		sleep $((i * 3))
+		[ "$i" = 3 ] && apt-get update >&2 || true
+	done
+	die "apt-get install ${missing[*]} failed"
+}
+need_pkgs qemu-system-x86 busybox-static cpio gzip coreutils
+
+# --- kernel + selftests ----------------------------------------------------------
+KOUT=$("$HERE/build-kernel.sh" | tail -n1)
+[ -f "$KOUT/bzImage" ] || die "build-kernel.sh gave no kernel ($KOUT)"
+log "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
+
+# --- QEMU selection ---------------------------------------------------------------
+QEMU=
+QEMU_CPU=
+QEMU_ACCEL=tcg
+QEMU_EXTRA=()
+QEMU_KIND=
+if [ -n "${AMX_QEMU:-}" ]; then
+	QEMU=$AMX_QEMU
+	QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
+	QEMU_KIND="AMX_QEMU override"
+elif [ -x "$KDIR/qemu/build.sh" ] && [ "${AMX_NO_PATCHED_QEMU:-0}" != 1 ]; then
+	log "building patched QEMU via kernel/qemu/build.sh"
+	if qbin=$("$KDIR/qemu/build.sh" </dev/null 2>"$OUTDIR/qemu-build.log" | tail -n1) &&
+		[ -n "$qbin" ] && [ -x "$qbin" ]; then
+		QEMU=$qbin
+		QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
+		QEMU_KIND="patched QEMU"
+	else
+		log "kernel/qemu/build.sh failed (see $OUTDIR/qemu-build.log); not using it"
+	fi
+fi
+if [ -n "$QEMU" ]; then
+	QEMU_EXTRA=(-L /usr/share/qemu -L /usr/share/seabios)
+	[ -n "$QEMU_CPU" ] || QEMU_CPU=max
+fi
+
+KERNEL_CMDLINE="console=ttyS0 panic=-1 loglevel=6 rdinit=/init"
+
+# KVM probe: boot the kernel with a trivial init under a short timeout and
+# look for a marker. Cached per host kernel, since it hangs on some hosts.
+kvm_works() {
+	[ "${AMX_NO_KVM:-0}" != 1 ] || return 1
+	[ -r /dev/kvm ] && [ -w /dev/kvm ] || return 1
+	local cachef="$CACHE/kvm-probe.$(uname -r)"
+	if [ -f "$cachef" ]; then
+		[ "$(cat "$cachef")" = yes ]
+		return
+	fi
+	local d
+	d=$(mktemp -d)
+	mkdir -p "$d/root/bin"
+	cp /bin/busybox "$d/root/bin/busybox"
+	printf '#!/bin/busybox sh\n/bin/busybox echo KVM-PROBE-OK\n/bin/busybox poweroff -f\n' >"$d/root/init"
+	chmod +x "$d/root/init"
+	(cd "$d/root" && find . | cpio -o -H newc --quiet | gzip -1 >"$d/probe.gz")
+	local res=no
+	if timeout -k 5 20 /usr/bin/qemu-system-x86_64 -accel kvm -cpu host -m 256M \
+		-kernel "$KOUT/bzImage" -initrd "$d/probe.gz" \
+		-append "console=ttyS0 panic=-1 rdinit=/init" \
+		-nic none -nographic -no-reboot </dev/null >"$d/log" 2>&1 ||
+		true; then
+		grep -q KVM-PROBE-OK "$d/log" && res=yes
+	fi
+	rm -rf "$d"
+	echo $res >"$cachef" 2>/dev/null || true
+	[ $res = yes ]
+}
+
+if [ -z "$QEMU" ]; then
+	QEMU=/usr/bin/qemu-system-x86_64
+	if kvm_works; then
+		QEMU_ACCEL=kvm
+		QEMU_CPU=host
+		QEMU_KIND="stock QEMU, KVM"
+	else
+		QEMU_CPU=max
+		QEMU_KIND="stock QEMU, TCG (no AMX: AMX tests skip)"
+	fi
+fi
+log "qemu: $QEMU -accel $QEMU_ACCEL -cpu $QEMU_CPU [$QEMU_KIND]"
+
+# --- test list ---------------------------------------------------------------------
+ROOT=$OUTDIR/initramfs
+rm -rf "$ROOT"
+mkdir -p "$ROOT"/{bin,sbin,t,proc,sys,dev,tmp,run,etc,usr/bin,usr/sbin}
+cp /bin/busybox "$ROOT/bin/busybox"
+
+NAMES=()	# display names
+: >"$ROOT/t/list"
+
+sh_quote() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+
+# Copy the shared libraries of a dynamic binary (the manifest asks for static
+# ones; this only keeps a dynamic one from failing for a silly reason).
+copy_libs() {
+	local bin=$1 lib
+	if readelf -l "$bin" 2>/dev/null | grep -q 'Requesting program interpreter'; then
+		for lib in $(ldd "$bin" 2>/dev/null | grep -o '/[^ ]*'); do
+			[ -e "$ROOT$lib" ] && continue
+			mkdir -p "$ROOT$(dirname "$lib")"
+			cp -L "$lib" "$ROOT$lib"
+		done
+	fi
+}
+
+add_test() {	# name binary [args...]
+	local name=$1 bin=$2 safe i
+	shift 2
+	[[ "$name" =~ ^[^[:space:]#]+$ ]] || die "bad test name '$name' (no blanks or '#')"
+	for i in "${NAMES[@]}"; do
+		[ "$i" != "$name" ] || die "duplicate test name $name"
+	done
+	[ -f "$bin" ] || die "test $name: binary $bin not found"
+	safe=$(printf '%s' "$name" | tr -c 'A-Za-z0-9._-' '_')
+	[ ! -e "$ROOT/t/$safe" ] || safe="${safe}_${#NAMES[@]}"
+	cp "$bin" "$ROOT/t/$safe"
+	chmod +x "$ROOT/t/$safe"
+	copy_libs "$bin"
+	{
+		printf 'cd /t && exec ./%s' "$safe"
+		for i in "$@"; do printf ' %s' "$(sh_quote "$i")"; done
+		printf '\n'
+	} >"$ROOT/t/$safe.cmd"
+	NAMES+=("$name")
+	printf '%s %s\n' "$safe" "$name" >>"$ROOT/t/list"
+}
+
+if [ $SELFTESTS = 1 ]; then
+	add_test kselftest-x86-amx "$KOUT/selftests/amx"
+	add_test kselftest-sigaltstack-sas "$KOUT/selftests/sas"
+	add_test kselftest-x86-amx_status "$KOUT/selftests/amx_status"
+	add_test kselftest-x86-amx_alloc "$KOUT/selftests/amx_alloc"
+fi
+if [ -n "$MANIFEST" ]; then
+	while IFS= read -r line || [ -n "$line" ]; do
+		line=${line%$'\r'}
+		case "$line" in ''|'#'*) continue ;; esac
+		IFS=$'\t' read -r -a f <<<"$line"
+		[ ${#f[@]} -ge 2 ] || die "bad manifest line: $line"
+		add_test "${f[@]}"
+	done <"$MANIFEST"
+fi
+N=${#NAMES[@]}
+[ "$N" -gt 0 ] || die "no tests"
+
+# --- guest init ---------------------------------------------------------------------
+cat >"$ROOT/init" <<EOF
+#!/bin/busybox sh
+/bin/busybox --install -s /bin
+export PATH=/bin:/sbin:/usr/bin:/usr/sbin HOME=/tmp TERM=dumb
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev 2>/dev/null
+mount -t tmpfs tmpfs /tmp
+mkdir -p /sys/kernel/debug
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+exec </dev/console >/dev/console 2>&1
+TEST_TIMEOUT=$TEST_TIMEOUT
+echo "# guest: \$(uname -r) cmdline: \$(cat /proc/cmdline)"
+echo "# cpu flags: \$(grep -m1 -o 'amx[a-z_0-9]*' /proc/cpuinfo | tr '\n' ' ')"
+echo "KTAP version 1"
+echo "1..$N"
+n=0
+while read -r safe name; do
+	n=\$((n + 1))
+	start=\$(date +%s)
+	timeout -s KILL \$TEST_TIMEOUT sh /t/\$safe.cmd </dev/null >/tmp/out.\$n 2>&1
+	rc=\$?
+	end=\$(date +%s)
+	sed 's/^/# /' /tmp/out.\$n
+	if [ \$rc = 0 ]; then
+		echo "ok \$n \$name"
+	elif [ \$rc = 4 ]; then
+		reason=\$(grep -m1 -o 'SKIP.*' /tmp/out.\$n | sed 's/^SKIP[: ]*//' | tr -d '#')
+		[ -n "\$reason" ] || reason=\$(grep -m1 . /tmp/out.\$n | tr -d '#' | sed 's/^ *//')
+		echo "ok \$n \$name # SKIP \${reason:-exit code 4}"
+	elif [ \$rc = 137 ] && [ \$((end - start)) -ge \$TEST_TIMEOUT ]; then
+		echo "not ok \$n \$name # TIMEOUT after \${TEST_TIMEOUT}s"
+	else
+		echo "not ok \$n \$name # exit code \$rc"
+	fi
+done </t/list
+echo "# guest tests done"
+sync
+poweroff -f
+EOF
+chmod +x "$ROOT/init"
+
+INITRD=$OUTDIR/initramfs.cpio.gz
+(cd "$ROOT" && find . | cpio -o -H newc --quiet | gzip -1 >"$INITRD")
+
+# --- boot ----------------------------------------------------------------------------
+CMDLINE="$KERNEL_CMDLINE${APPEND:+ $APPEND}"
+log "booting: $N tests, cmdline: $CMDLINE"
+T_BOOT=$(date +%s)
+set +e
+timeout -k 10 "$TIMEOUT" "$QEMU" "${QEMU_EXTRA[@]}" -accel "$QEMU_ACCEL" -cpu "$QEMU_CPU" \
+	-smp 2 -m 1G -kernel "$KOUT/bzImage" -initrd "$INITRD" -append "$CMDLINE" \
+	-nic none -nographic -no-reboot \
+	</dev/null >"$OUTDIR/console.log" 2>"$OUTDIR/qemu.stderr"
+QRC=$?
+set -e
+T_END=$(date +%s)
+# serial output has CRLF line ends
+sed -i 's/\r$//' "$OUTDIR/console.log"
+
+# --- results ---------------------------------------------------------------------------
+fail=0 pass=0 skip=0
+: >"$OUTDIR/results.tsv"
+for ((i = 1; i <= N; i++)); do
+	name=${NAMES[$((i - 1))]}
+	line=$(grep -E "^(not )?ok $i " "$OUTDIR/console.log" | head -n1 || true)
+	if [ -z "$line" ]; then
+		status=fail reason="missing result"
+	elif [[ "$line" == "not ok"* ]]; then
+		status=fail reason=${line#*# }
+		[ "$reason" != "$line" ] || reason="failed"
+	elif [[ "$line" == *" # SKIP"* ]]; then
+		status=skip reason=${line#* # SKIP}
+		reason=${reason# }
+	else
+		status=pass reason=
+	fi
+	case $status in pass) pass=$((pass + 1)) ;; skip) skip=$((skip + 1)) ;; fail) fail=$((fail + 1)) ;; esac
+	printf '%s\t%s\t%s\n' "$name" "$status" "$reason" >>"$OUTDIR/results.tsv"
+done
+
+problems=()
+if [ $QRC = 124 ] || [ $QRC = 137 ]; then
+	problems+=("guest timed out after ${TIMEOUT}s")
+elif [ $QRC != 0 ]; then
+	problems+=("qemu exited with $QRC: $(head -c 300 "$OUTDIR/qemu.stderr")")
+fi
+grep -q '^KTAP version 1' "$OUTDIR/console.log" || problems+=("no KTAP header in console log")
+grep -qx "1\.\.$N" "$OUTDIR/console.log" || problems+=("no KTAP plan 1..$N in console log")
+# Kernel messages only: test output is prefixed with "# " by the guest init.
+if grep -v '^# ' "$OUTDIR/console.log" |
+	grep -E 'WARNING:|BUG:|Oops|Kernel panic|kernel BUG at|general protection fault|UBSAN:|kernel stack overflow' \
+	>"$OUTDIR/kernel-problems.log"; then
+	problems+=("kernel problem in console log: $(head -n1 "$OUTDIR/kernel-problems.log")")
+fi
+
+{
+	echo "qemu: $QEMU -accel $QEMU_ACCEL -cpu $QEMU_CPU [$QEMU_KIND]"
+	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
+	echo "cmdline: $CMDLINE"
+	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
+	for p in "${problems[@]}"; do echo "problem: $p"; done
+} | tee "$OUTDIR/summary.txt" >&2
+column -t -s $'\t' "$OUTDIR/results.tsv" >&2 || cat "$OUTDIR/results.tsv" >&2
+echo "$pass passed, $fail failed, $skip skipped" | tee -a "$OUTDIR/summary.txt"
+log "output in $OUTDIR"
+
+[ $fail = 0 ] && [ ${#problems[@]} = 0 ]

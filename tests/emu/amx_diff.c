@@ -1,0 +1,978 @@
+/*
+ * amx_diff - differential test of AMX execution against a software model.
+ *
+ * Runs seeded random sequences of AMX operations (LDTILECFG/STTILECFG,
+ * TILELOADD(T1)/TILESTORED with odd strides, TILEZERO, TILERELEASE, all
+ * TDPB*D variants, TDPBF16PS, XSAVE/XSAVEC/XRSTOR of the tile state and a
+ * signal round trip through the kernel) and compares every architectural
+ * result byte for byte with an independent C model of the SDM semantics
+ * in this file.  On AMX silicon it checks the silicon against the model;
+ * under an emulator it checks the emulator.
+ *
+ * Build: gcc -O2 -static -o amx_diff amx_diff.c   (no -mamx flags needed)
+ * Usage: amx_diff [seed [epochs]] | amx_diff bench
+ * Output: TAP.  Exit 0 pass, 1 fail, 4 skip (no AMX).
+ */
+#define _GNU_SOURCE
+#include <cpuid.h>
+#include <math.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/syscall.h>
+#include <setjmp.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include <unistd.h>
+
+#define ARCH_GET_XCOMP_SUPP 0x1021 /* not 0x1022 (that is ARCH_GET_XCOMP_PERM) */
+#define ARCH_REQ_XCOMP_PERM 0x1023
+#define XFEATURE_XTILEDATA  18
+#define XTILE_MASK          ((1ULL << 17) | (1ULL << 18))
+
+/* ---- TAP ---------------------------------------------------------------- */
+
+static int tap_n, tap_fail;
+
+static void tap(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+#include <stdarg.h>
+static void tap(int ok, const char *fmt, ...)
+{
+    va_list ap;
+
+    printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+    putchar('\n');
+    fflush(stdout);
+    if (!ok) {
+        tap_fail++;
+    }
+}
+
+/* ---- PRNG (xorshift64*, seeded) ----------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rnd(void)
+{
+    rng_state ^= rng_state >> 12;
+    rng_state ^= rng_state << 25;
+    rng_state ^= rng_state >> 27;
+    return rng_state * 0x2545F4914F6CDD1DULL;
+}
+
+static unsigned rndn(unsigned n)
+{
+    return (unsigned)(rnd() % n);
+}
+
+/* ---- Model state --------------------------------------------------------- */
+
+struct cfg {
+    uint8_t palette, start_row;
+    uint8_t rsvd[14];
+    uint16_t colsb[16];
+    uint8_t rows[16];
+} __attribute__((packed));
+
+static struct cfg mcfg;                 /* model TILECFG (palette 0 = init) */
+static uint8_t mt[8][16][64];           /* model TILEDATA */
+
+static int cfg_valid(int t)
+{
+    return mcfg.palette && mcfg.rows[t] && mcfg.colsb[t];
+}
+
+/* ---- Hardware access: one asm stub per tile register --------------------- */
+
+#define TMM_CASES(X) X(0) X(1) X(2) X(3) X(4) X(5) X(6) X(7)
+
+static void hw_ldtilecfg(const void *p)
+{
+    asm volatile("ldtilecfg (%0)" :: "r"(p) : "memory");
+}
+
+static void hw_sttilecfg(void *p)
+{
+    asm volatile("sttilecfg (%0)" :: "r"(p) : "memory");
+}
+
+static void hw_tilerelease(void)
+{
+    asm volatile("tilerelease" ::: "memory");
+}
+
+static void hw_tileloadd(int t, const void *base, long stride, int t1)
+{
+#define L(n) case n: \
+        if (t1) asm volatile("tileloaddt1 (%0,%1,1), %%tmm" #n \
+                             :: "r"(base), "r"(stride) : "memory"); \
+        else asm volatile("tileloadd (%0,%1,1), %%tmm" #n \
+                          :: "r"(base), "r"(stride) : "memory"); \
+        break;
+    switch (t) { TMM_CASES(L) }
+#undef L
+}
+
+static void hw_tilestored(int t, void *base, long stride)
+{
+#define S(n) case n: asm volatile("tilestored %%tmm" #n ", (%0,%1,1)" \
+                                  :: "r"(base), "r"(stride) : "memory"); break;
+    switch (t) { TMM_CASES(S) }
+#undef S
+}
+
+static void hw_tilezero(int t)
+{
+#define Z(n) case n: asm volatile("tilezero %%tmm" #n ::: "memory"); break;
+    switch (t) { TMM_CASES(Z) }
+#undef Z
+}
+
+/* TDP triples (dst, src1, src2) that have an asm stub.  */
+static const int triples[][3] = {
+    { 0, 1, 2 }, { 3, 4, 5 }, { 6, 7, 0 }, { 1, 2, 3 }, { 5, 6, 7 },
+    { 2, 0, 1 }, { 4, 3, 6 }, { 7, 5, 4 },
+};
+#define NTRIPLES (int)(sizeof(triples) / sizeof(triples[0]))
+
+enum { OP_SSD, OP_SUD, OP_USD, OP_UUD, OP_BF16, NOPS };
+static const char *const opname[NOPS] = {
+    "tdpbssd", "tdpbsud", "tdpbusd", "tdpbuud", "tdpbf16ps"
+};
+
+#define TDP1(op, d, a, b) \
+    asm volatile(op " %%tmm" #b ", %%tmm" #a ", %%tmm" #d ::: "memory")
+#define TDPALL(d, a, b) \
+    switch (op) { \
+    case OP_SSD: TDP1("tdpbssd", d, a, b); break; \
+    case OP_SUD: TDP1("tdpbsud", d, a, b); break; \
+    case OP_USD: TDP1("tdpbusd", d, a, b); break; \
+    case OP_UUD: TDP1("tdpbuud", d, a, b); break; \
+    default:     TDP1("tdpbf16ps", d, a, b); break; \
+    }
+
+static void hw_tdp(int op, int tr)
+{
+    switch (tr) {
+    case 0: TDPALL(0, 1, 2); break;
+    case 1: TDPALL(3, 4, 5); break;
+    case 2: TDPALL(6, 7, 0); break;
+    case 3: TDPALL(1, 2, 3); break;
+    case 4: TDPALL(5, 6, 7); break;
+    case 5: TDPALL(2, 0, 1); break;
+    case 6: TDPALL(4, 3, 6); break;
+    case 7: TDPALL(7, 5, 4); break;
+    }
+}
+
+/* ---- XSAVE helpers ------------------------------------------------------- */
+
+static uint32_t xsave_size, tiledata_off, tilecfg_off;
+static uint8_t *xbuf;                   /* 64-byte aligned XSAVE area */
+
+static void hw_xsave(void *p, uint64_t rfbm)
+{
+    asm volatile("xsave (%0)" :: "r"(p), "a"((uint32_t)rfbm),
+                 "d"((uint32_t)(rfbm >> 32)) : "memory");
+}
+
+static void hw_xsavec(void *p, uint64_t rfbm)
+{
+    asm volatile("xsavec (%0)" :: "r"(p), "a"((uint32_t)rfbm),
+                 "d"((uint32_t)(rfbm >> 32)) : "memory");
+}
+
+static void hw_xrstor(const void *p, uint64_t rfbm)
+{
+    asm volatile("xrstor (%0)" :: "r"(p), "a"((uint32_t)rfbm),
+                 "d"((uint32_t)(rfbm >> 32)) : "memory");
+}
+
+static uint64_t xgetbv1(void)
+{
+    uint32_t a, d;
+
+    asm volatile("xgetbv" : "=a"(a), "=d"(d) : "c"(1));
+    return ((uint64_t)d << 32) | a;
+}
+
+/* ---- The model ----------------------------------------------------------- */
+
+static void m_ldtilecfg(const struct cfg *c)
+{
+    if (c->palette == 0) {
+        memset(&mcfg, 0, sizeof(mcfg));
+    } else {
+        mcfg = *c;
+    }
+    memset(mt, 0, sizeof(mt));
+}
+
+static void m_tileloadd(int t, const uint8_t *base, long stride)
+{
+    int r;
+
+    for (r = 0; r < 16; r++) {
+        memset(mt[t][r], 0, 64);
+        if (r < mcfg.rows[t]) {
+            memcpy(mt[t][r], base + r * stride, mcfg.colsb[t]);
+        }
+    }
+    mcfg.start_row = 0;
+}
+
+static void m_tilestored(int t, uint8_t *base, long stride)
+{
+    int r;
+
+    for (r = 0; r < mcfg.rows[t]; r++) {
+        memcpy(base + r * stride, mt[t][r], mcfg.colsb[t]);
+    }
+    mcfg.start_row = 0;
+}
+
+static int32_t dp4(const uint8_t *x, const uint8_t *y, int xu, int yu)
+{
+    int32_t s = 0;
+    int i;
+
+    for (i = 0; i < 4; i++) {
+        int32_t a = xu ? x[i] : (int8_t)x[i];
+        int32_t b = yu ? y[i] : (int8_t)y[i];
+        s += a * b;
+    }
+    return s;
+}
+
+static float f32(uint32_t u)
+{
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
+}
+
+static uint32_t u32(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+}
+
+/* DAZ: denormal inputs read as zero of the same sign.  */
+static float daz(float x)
+{
+    uint32_t u = u32(x);
+
+    if ((u & 0x7f800000) == 0) {
+        return f32(u & 0x80000000);
+    }
+    return x;
+}
+
+/* FTZ: denormal results are replaced by zero of the same sign.  */
+static float ftz(float x)
+{
+    uint32_t u = u32(x);
+
+    if ((u & 0x7f800000) == 0) {
+        return f32(u & 0x80000000);
+    }
+    return x;
+}
+
+static float bf16(const uint8_t *p)
+{
+    return f32((uint32_t)(p[0] | p[1] << 8) << 16);
+}
+
+static void m_tdp(int op, int d, int a, int b)
+{
+    int M = mcfg.rows[d], N = mcfg.colsb[d] / 4, K = mcfg.colsb[a] / 4;
+    int m, n, k;
+
+    for (m = 0; m < M; m++) {
+        uint8_t row[64] = { 0 };
+
+        for (n = 0; n < N; n++) {
+            if (op == OP_BF16) {
+                float t0 = 0.0f, t1 = 0.0f, c;
+
+                for (k = 0; k < K; k++) {
+                    t0 = ftz(fmaf(daz(bf16(&mt[a][m][4 * k])),
+                                  daz(bf16(&mt[b][k][4 * n])), t0));
+                    t1 = ftz(fmaf(daz(bf16(&mt[a][m][4 * k + 2])),
+                                  daz(bf16(&mt[b][k][4 * n + 2])), t1));
+                }
+                memcpy(&c, &mt[d][m][4 * n], 4);
+                c = ftz(daz(c) + ftz(t0 + t1));
+                memcpy(&row[4 * n], &c, 4);
+            } else {
+                int au = op == OP_USD || op == OP_UUD;
+                int bu = op == OP_SUD || op == OP_UUD;
+                uint32_t acc;
+
+                memcpy(&acc, &mt[d][m][4 * n], 4);
+                for (k = 0; k < K; k++) {
+                    acc += (uint32_t)dp4(&mt[a][m][4 * k], &mt[b][k][4 * n],
+                                         au, bu);
+                }
+                memcpy(&row[4 * n], &acc, 4);
+            }
+        }
+        memcpy(mt[d][m], row, 64);
+    }
+    for (m = M; m < 16; m++) {
+        memset(mt[d][m], 0, 64);
+    }
+    mcfg.start_row = 0;
+}
+
+static int tdp_shape_ok(int d, int a, int b)
+{
+    return cfg_valid(d) && cfg_valid(a) && cfg_valid(b) &&
+           !((mcfg.colsb[d] | mcfg.colsb[a] | mcfg.colsb[b]) & 3) &&
+           mcfg.rows[d] == mcfg.rows[a] &&
+           mcfg.colsb[a] / 4 == mcfg.rows[b] &&
+           mcfg.colsb[d] == mcfg.colsb[b];
+}
+
+/* ---- Random data --------------------------------------------------------- */
+
+/* BF16 values that keep sums finite; some zeros, denormals and tiny ones. */
+static uint16_t rnd_bf16(void)
+{
+    unsigned sel = rndn(64);
+    uint16_t sign = (rnd() & 1) << 15;
+    uint16_t mant = rnd() & 0x7f;
+
+    if (sel == 0) {
+        return sign;                                  /* +-0 */
+    }
+    if (sel == 1) {
+        return sign | (mant ? mant : 1);              /* denormal: DAZ */
+    }
+    if (sel == 2) {
+        return sign | (uint16_t)((1 + rndn(40)) << 7) | mant; /* tiny */
+    }
+    return sign | (uint16_t)((127 - 10 + rndn(21)) << 7) | mant;
+}
+
+static void fill_random(uint8_t *p, size_t n, int bf)
+{
+    size_t i;
+
+    if (bf) {
+        for (i = 0; i + 1 < n; i += 2) {
+            uint16_t v = rnd_bf16();
+            p[i] = v & 0xff;
+            p[i + 1] = v >> 8;
+        }
+        for (; i < n; i++) {
+            p[i] = rnd();
+        }
+    } else {
+        for (i = 0; i < n; i++) {
+            p[i] = rnd();
+        }
+    }
+}
+
+/* ---- Comparison ---------------------------------------------------------- */
+
+static char why[256];
+
+/* Compare the whole tile state (cfg via STTILECFG, data via XSAVE).  */
+static int check_state(void)
+{
+    struct cfg hc;
+    uint8_t want[64];
+    uint64_t bv;
+    int t, r, c;
+
+    memset(&hc, 0xa5, sizeof(hc));
+    hw_sttilecfg(&hc);
+    memset(want, 0, 64);
+    if (mcfg.palette) {
+        memcpy(want, &mcfg, 64);
+    }
+    if (memcmp(&hc, want, 64)) {
+        snprintf(why, sizeof(why), "STTILECFG differs");
+        return 0;
+    }
+
+    memset(xbuf, 0, xsave_size);
+    hw_xsave(xbuf, XTILE_MASK);
+    memcpy(&bv, xbuf + 512, 8);
+    for (t = 0; t < 8; t++) {
+        for (r = 0; r < 16; r++) {
+            for (c = 0; c < 64; c++) {
+                uint8_t h = (bv & (1ULL << 18)) ?
+                            xbuf[tiledata_off + t * 1024 + r * 64 + c] : 0;
+                if (h != mt[t][r][c]) {
+                    snprintf(why, sizeof(why),
+                             "tmm%d row %d byte %d: hw %02x model %02x "
+                             "(xstate_bv %llx)", t, r, c, h, mt[t][r][c],
+                             (unsigned long long)bv);
+                    return 0;
+                }
+            }
+        }
+    }
+    if (!!(bv & (1ULL << 17)) != !!mcfg.palette) {
+        snprintf(why, sizeof(why), "XSTATE_BV[17]=%d but palette %d",
+                 !!(bv & (1ULL << 17)), mcfg.palette);
+        return 0;
+    }
+    if (mcfg.palette && memcmp(xbuf + tilecfg_off, &mcfg, 64)) {
+        snprintf(why, sizeof(why), "XSAVE'd TILECFG differs");
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- Signal round trip --------------------------------------------------- */
+
+static volatile int sig_poke;
+static volatile int sig_poked;
+
+static void on_usr1(int sig, siginfo_t *si, void *uc_)
+{
+    ucontext_t *uc = uc_;
+    uint8_t *xs = (uint8_t *)uc->uc_mcontext.fpregs;
+    uint64_t bv;
+
+    (void)sig;
+    (void)si;
+    sig_poked = 0;
+    if (!sig_poke || !xs) {
+        return;
+    }
+    memcpy(&bv, xs + 512, 8);
+    if (bv & (1ULL << 18)) {
+        /* Flip byte 5 of tmm1 row 2: the kernel must XRSTOR it back.  */
+        xs[tiledata_off + 1 * 1024 + 2 * 64 + 5] ^= 0x5a;
+        sig_poked = 1;
+    }
+}
+
+/* ---- Random epoch -------------------------------------------------------- */
+
+static uint8_t *mem;                    /* source/destination arena */
+#define MEM_SIZE (64 * 1024)
+
+static void random_cfg(struct cfg *c, int *main_tr, int *main_bf)
+{
+    int t, tr = rndn(NTRIPLES), d, a, b, M, N, K;
+
+    memset(c, 0, sizeof(*c));
+    c->palette = 1;
+    for (t = 0; t < 8; t++) {
+        unsigned kind = rndn(8);
+
+        if (kind == 0) {
+            continue;                                 /* unconfigured */
+        }
+        c->rows[t] = 1 + rndn(16);
+        c->colsb[t] = kind == 1 ? 1 + rndn(64) : 4 * (1 + rndn(16));
+    }
+    d = triples[tr][0];
+    a = triples[tr][1];
+    b = triples[tr][2];
+    M = 1 + rndn(16);
+    N = 1 + rndn(16);
+    K = 1 + rndn(16);
+    if (rndn(4) == 0) {
+        M = N = K = 16;                               /* full tiles */
+    }
+    c->rows[d] = M; c->colsb[d] = 4 * N;
+    c->rows[a] = M; c->colsb[a] = 4 * K;
+    c->rows[b] = K; c->colsb[b] = 4 * N;
+    *main_tr = tr;
+    *main_bf = rndn(3) == 0;
+}
+
+static int run_epoch(int ep, int nops, char *desc, size_t dlen)
+{
+    struct cfg c;
+    int tr, bf, i, t;
+    int counts[16] = { 0 };
+
+    random_cfg(&c, &tr, &bf);
+    hw_ldtilecfg(&c);
+    m_ldtilecfg(&c);
+    if (!check_state()) {
+        snprintf(desc, dlen, "epoch %d: after LDTILECFG: %s", ep, why);
+        return 0;
+    }
+
+    for (i = 0; i < nops; i++) {
+        unsigned k = rndn(100);
+        const char *what;
+
+        if (k < 35) {
+            /* TILELOADD(T1) with an odd or padded stride.  */
+            long stride;
+            size_t off;
+
+            do {
+                t = rndn(8);
+            } while (!cfg_valid(t));
+            stride = mcfg.colsb[t] + rndn(80);
+            if (rndn(4) == 0) {
+                stride |= 1;
+            }
+            off = rndn(MEM_SIZE - 16 * stride - 64);
+            fill_random(mem + off, 16 * stride, bf);
+            hw_tileloadd(t, mem + off, stride, rndn(2));
+            m_tileloadd(t, mem + off, stride);
+            what = "tileloadd";
+            counts[0]++;
+        } else if (k < 45) {
+            /* TILESTORED: compare the whole window, gaps included.  */
+            static uint8_t shadow[MEM_SIZE];
+            long stride;
+            size_t off, len;
+
+            do {
+                t = rndn(8);
+            } while (!cfg_valid(t));
+            stride = mcfg.colsb[t] + rndn(40);
+            if (rndn(3) == 0) {
+                stride |= 1;
+            }
+            len = 16 * stride + 64;
+            off = rndn(MEM_SIZE - len);
+            fill_random(mem + off, len, 0);
+            memcpy(shadow, mem + off, len);
+            hw_tilestored(t, mem + off, stride);
+            m_tilestored(t, shadow, stride);
+            if (memcmp(shadow, mem + off, len)) {
+                snprintf(desc, dlen, "epoch %d op %d: tilestored tmm%d "
+                         "stride %ld: memory differs", ep, i, t, stride);
+                return 0;
+            }
+            what = "tilestored";
+            counts[1]++;
+        } else if (k < 75) {
+            int op = bf ? OP_BF16 : (int)rndn(4);
+            int trx = tr;
+
+            /* Occasionally try another triple that happens to fit.  */
+            if (rndn(4) == 0) {
+                int cand = rndn(NTRIPLES);
+                if (tdp_shape_ok(triples[cand][0], triples[cand][1],
+                                 triples[cand][2])) {
+                    trx = cand;
+                }
+            }
+            /* BF16 epochs keep all data finite BF16/FP32: no int ops.  */
+            if (!tdp_shape_ok(triples[trx][0], triples[trx][1],
+                              triples[trx][2])) {
+                continue;
+            }
+            hw_tdp(op, trx);
+            m_tdp(op, triples[trx][0], triples[trx][1], triples[trx][2]);
+            what = opname[op];
+            counts[2 + op]++;
+        } else if (k < 80) {
+            t = rndn(8);
+            hw_tilezero(t);
+            memset(mt[t], 0, sizeof(mt[t]));
+            mcfg.start_row = 0;
+            what = "tilezero";
+            counts[8]++;
+        } else if (k < 88) {
+            /* XRSTOR random tile data, then XSAVEC and check the layout. */
+            uint64_t bv, xcomp;
+
+            memset(xbuf, 0, xsave_size);
+            bv = 1ULL << 18;
+            memcpy(xbuf + 512, &bv, 8);
+            fill_random(xbuf + tiledata_off, 8192, bf);
+            hw_xrstor(xbuf, 1ULL << 18);
+            memcpy(mt, xbuf + tiledata_off, 8192);
+            what = "xrstor";
+            counts[9]++;
+            if (!check_state()) {
+                break;
+            }
+            memset(xbuf, 0xcc, xsave_size);
+            hw_xsavec(xbuf, XTILE_MASK | 3);
+            memcpy(&bv, xbuf + 512, 8);
+            memcpy(&xcomp, xbuf + 520, 8);
+            if (xcomp != (0x8000000000000000ULL | XTILE_MASK | 3) ||
+                (bv & XTILE_MASK) != XTILE_MASK ||
+                memcmp(xbuf + 576, &mcfg, 64) ||
+                memcmp(xbuf + 640, mt, 8192)) {
+                snprintf(desc, dlen, "epoch %d op %d: XSAVEC layout/content "
+                         "wrong (xstate_bv %llx xcomp_bv %llx)", ep, i,
+                         (unsigned long long)bv, (unsigned long long)xcomp);
+                return 0;
+            }
+            what = "xsavec";
+        } else if (k < 94) {
+            /* Signal round trip; sometimes edit tile data in the frame.  */
+            sig_poke = rndn(2);
+            raise(SIGUSR1);
+            if (sig_poked) {
+                mt[1][2][5] ^= 0x5a;
+            }
+            what = "signal";
+            counts[10]++;
+        } else if (k < 97) {
+            /* XGETBV(1): tile config must be in use now.  */
+            uint64_t inuse = xgetbv1();
+            if (!(inuse & (1ULL << 17))) {
+                snprintf(desc, dlen, "epoch %d op %d: XINUSE[17] clear with "
+                         "tiles configured (%llx)", ep, i,
+                         (unsigned long long)inuse);
+                return 0;
+            }
+            what = "xgetbv1";
+            counts[11]++;
+        } else {
+            /* Reload a fresh config mid-epoch (zeroes all tiles).  */
+            random_cfg(&c, &tr, &bf);
+            hw_ldtilecfg(&c);
+            m_ldtilecfg(&c);
+            what = "ldtilecfg";
+            counts[12]++;
+        }
+        if (!check_state()) {
+            snprintf(desc, dlen, "epoch %d op %d (%s): %s", ep, i, what, why);
+            return 0;
+        }
+    }
+    snprintf(desc, dlen, "epoch %d: %d ops (ld %d st %d ssd %d sud %d usd %d "
+             "uud %d bf16 %d zero %d xrstor %d sig %d)", ep, nops, counts[0],
+             counts[1], counts[2], counts[3], counts[4], counts[5], counts[6],
+             counts[8], counts[9], counts[10]);
+    return 1;
+}
+
+/* ---- Exceptions and restart ---------------------------------------------- */
+
+static sigjmp_buf fjb;
+static volatile int fault_sig;
+static volatile int fault_fix;          /* SIGSEGV: fix the page and resume */
+static volatile int fault_start_row = -1;
+static uint8_t *fault_page;
+static uint8_t *fault_row0;
+
+static void on_fault(int sig, siginfo_t *si, void *uc_)
+{
+    ucontext_t *uc = uc_;
+    uint8_t *xs = (uint8_t *)uc->uc_mcontext.fpregs;
+
+    (void)si;
+    fault_sig = sig;
+    if (sig == SIGSEGV && fault_fix) {
+        uint64_t bv = 0;
+
+        fault_fix = 0;
+        if (xs) {
+            memcpy(&bv, xs + 512, 8);
+        }
+        fault_start_row = (bv & (1ULL << 17)) ? xs[tilecfg_off + 1] : -2;
+        /* Rows already loaded must not be read again on restart.  */
+        memset(fault_row0, 0xee, 64);
+        mprotect(fault_page, 4096, PROT_READ | PROT_WRITE);
+        return;
+    }
+    siglongjmp(fjb, 1);
+}
+
+static int fault_of_resumable(uint8_t *region)
+{
+    fault_sig = 0;
+    hw_tileloadd(3, region + 100, 4096, 0);
+    return fault_sig;
+}
+
+static struct cfg fcfg;
+static int ftile, ftr;
+
+static void do_ldtilecfg(void) { hw_ldtilecfg(&fcfg); }
+static void do_tileloadd(void) { static uint8_t b[16 * 64]; hw_tileloadd(ftile, b, 64, 0); }
+static void do_tdp(void) { hw_tdp(OP_SSD, ftr); }
+
+/* Returns the signal raised by fn(), 0 if none.  */
+static int fault_of(void (*fn)(void))
+{
+    fault_sig = 0;
+    if (sigsetjmp(fjb, 1) == 0) {
+        fn();
+    }
+    return fault_sig;
+}
+
+static void exception_checks(void)
+{
+    struct cfg good;
+    uint8_t *region;
+    int r, sig, ok;
+
+    memset(&good, 0, sizeof(good));
+    good.palette = 1;
+    good.rows[0] = 4; good.colsb[0] = 16;
+    good.rows[1] = 4; good.colsb[1] = 8;
+    good.rows[2] = 3; good.colsb[2] = 16;    /* K = 2 != 3 rows */
+
+    fcfg = good; fcfg.palette = 2;
+    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG palette 2: #GP");
+    fcfg = good; fcfg.rows[3] = 17; fcfg.colsb[3] = 4;
+    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG 17 rows: #GP");
+    fcfg = good; fcfg.colsb[3] = 65; fcfg.rows[3] = 1;
+    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG colsb 65: #GP");
+    fcfg = good; fcfg.colsb[3] = 4;
+    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG colsb without rows: #GP");
+    fcfg = good; fcfg.rsvd[3] = 1;
+    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG reserved byte: #GP");
+    fcfg = good; fcfg.rows[8] = 1;
+    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG rows for tile 8: #GP");
+
+    hw_tilerelease();
+    ftile = 0;
+    tap(fault_of(do_tileloadd) == SIGILL, "TILELOADD with no tiles "
+        "configured: #UD");
+    fcfg = good;
+    tap(fault_of(do_ldtilecfg) == 0, "LDTILECFG of a valid config");
+    ftile = 5;
+    tap(fault_of(do_tileloadd) == SIGILL, "TILELOADD to an unconfigured "
+        "tile: #UD");
+    ftr = 0;                    /* tmm0 += tmm1 * tmm2: K mismatch */
+    tap(fault_of(do_tdp) == SIGILL, "TDPBSSD with mismatched shapes: #UD");
+
+    /*
+     * Restart: row 5 of a TILELOADD is on a PROT_NONE page.  The SIGSEGV
+     * frame must show start_row 5; after the handler fixes the page (and
+     * scribbles over row 0 in memory), the load resumes at row 5.
+     */
+    region = mmap(NULL, 17 * 4096, PROT_READ | PROT_WRITE,
+                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (region == MAP_FAILED) {
+        tap(0, "mmap");
+        return;
+    }
+    fill_random(region, 17 * 4096, 0);
+    memset(&fcfg, 0, sizeof(fcfg));
+    fcfg.palette = 1;
+    fcfg.rows[3] = 16; fcfg.colsb[3] = 64;
+    hw_ldtilecfg(&fcfg);
+    m_ldtilecfg(&fcfg);
+    m_tileloadd(3, region + 100, 4096);
+    fault_page = region + 5 * 4096;
+    fault_row0 = region + 100;
+    mprotect(fault_page, 4096, PROT_NONE);
+    fault_fix = 1;
+    fault_start_row = -1;
+    sig = fault_of_resumable(region);
+    ok = check_state();
+    tap(sig == SIGSEGV && fault_start_row == 5, "TILELOADD faulting on row 5 "
+        "reports start_row %d in the signal frame", fault_start_row);
+    tap(ok, "TILELOADD resumed at start_row, earlier rows kept%s%s",
+        ok ? "" : ": ", ok ? "" : why);
+    (void)r;
+    munmap(region, 17 * 4096);
+    hw_tilerelease();
+    memset(&mcfg, 0, sizeof(mcfg));
+    memset(mt, 0, sizeof(mt));
+}
+
+/* ---- Fixed checks -------------------------------------------------------- */
+
+static void fixed_checks(void)
+{
+    struct cfg c, out;
+    uint64_t inuse;
+    int ok;
+
+    /* TILERELEASE / palette 0: init state, STTILECFG stores zeros.  */
+    hw_tilerelease();
+    memset(&mcfg, 0, sizeof(mcfg));
+    memset(mt, 0, sizeof(mt));
+    memset(&out, 0xff, sizeof(out));
+    hw_sttilecfg(&out);
+    ok = 1;
+    for (size_t i = 0; i < sizeof(out); i++) {
+        ok &= ((uint8_t *)&out)[i] == 0;
+    }
+    tap(ok, "STTILECFG after TILERELEASE stores 64 zero bytes");
+    inuse = xgetbv1();
+    tap(!(inuse & XTILE_MASK), "XGETBV(1) reports AMX state init after "
+        "TILERELEASE (%llx)", (unsigned long long)inuse);
+
+    /* Known-answer TDPBSSD and TDPBF16PS.  */
+    memset(&c, 0, sizeof(c));
+    c.palette = 1;
+    c.rows[0] = 2; c.colsb[0] = 8;              /* C: 2x2 dwords */
+    c.rows[1] = 2; c.colsb[1] = 8;              /* A: 2x2 dwords (K=2) */
+    c.rows[2] = 2; c.colsb[2] = 8;              /* B: 2x2 dwords */
+    hw_ldtilecfg(&c);
+    m_ldtilecfg(&c);
+    {
+        int8_t a[2][8] = { { 1, 2, 3, 4, -1, -2, -3, -4 },
+                           { 127, -128, 0, 1, 5, 6, 7, 8 } };
+        int8_t b[2][8] = { { 1, 1, 1, 1, 2, 2, 2, 2 },
+                           { -1, 0, 1, -128, 3, 0, 0, 1 } };
+        int32_t cres[2][2];
+
+        hw_tileloadd(1, a, 8, 0);
+        hw_tileloadd(2, b, 8, 0);
+        hw_tdp(OP_SSD, 0);
+        hw_tilestored(0, cres, 8);
+        /* row0: k0: (1+2+3+4)*1=10, (1+2+3+4)*2=20; k1: -1*-1+0+-3*1+-4*-128
+         * = 1-3+512 = 510, -1*3+0+0+-4*1 = -7  -> 520, 13 */
+        tap(cres[0][0] == 520 && cres[0][1] == 13,
+            "TDPBSSD known answer row 0 (%d %d)", cres[0][0], cres[0][1]);
+    }
+    {
+        /* bf16 1.0 = 0x3f80, 2.0 = 0x4000, 0.5 = 0x3f00 */
+        uint16_t a[2][4] = { { 0x3f80, 0x4000, 0x3f00, 0x3f80 },
+                             { 0x4000, 0x4000, 0x4000, 0x4000 } };
+        uint16_t b[2][4] = { { 0x4000, 0x3f80, 0x3f80, 0x3f00 },
+                             { 0x3f80, 0x3f80, 0x4000, 0x4000 } };
+        float cres[2][2];
+
+        hw_tilezero(0);
+        hw_tileloadd(1, a, 8, 0);
+        hw_tileloadd(2, b, 8, 0);
+        hw_tdp(OP_BF16, 0);
+        hw_tilestored(0, cres, 8);
+        /* C[0][0] = 1*2 + 2*1 + 0.5*1 + 1*1 = 5.5; C[0][1] = 1*1 + 2*0.5
+         * + 0.5*2 + 1*2 = 5 */
+        tap(cres[0][0] == 5.5f && cres[0][1] == 5.0f,
+            "TDPBF16PS known answer row 0 (%g %g)", cres[0][0], cres[0][1]);
+    }
+    inuse = xgetbv1();
+    tap((inuse & XTILE_MASK) == XTILE_MASK,
+        "XGETBV(1) reports AMX state in use (%llx)", (unsigned long long)inuse);
+    hw_tilerelease();
+    memset(&mcfg, 0, sizeof(mcfg));
+    memset(mt, 0, sizeof(mt));
+}
+
+#include <time.h>
+
+static double now(void)
+{
+    struct timespec ts;
+
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+/* "amx_diff bench": time full-size (16x64) tile operations.  */
+static int bench(void)
+{
+    static uint8_t buf[16 * 64];
+    struct cfg c;
+    int i, n = 2000, t;
+    double t0;
+
+    memset(&c, 0, sizeof(c));
+    c.palette = 1;
+    for (t = 0; t < 8; t++) {
+        c.rows[t] = 16;
+        c.colsb[t] = 64;
+    }
+    hw_ldtilecfg(&c);
+    fill_random(buf, sizeof(buf), 1);
+    for (t = 0; t < 8; t++) {
+        hw_tileloadd(t, buf, 64, 0);
+    }
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        hw_tileloadd(1, buf, 64, 0);
+    }
+    printf("# bench tileloadd 16x64: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        hw_tdp(OP_SSD, 0);
+    }
+    printf("# bench tdpbssd 16x16x64: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    t0 = now();
+    for (i = 0; i < n; i++) {
+        hw_tdp(OP_BF16, 1);
+    }
+    printf("# bench tdpbf16ps 16x16x32: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    hw_tilerelease();
+    return 0;
+}
+
+int main(int argc, char **argv)
+{
+    unsigned a, b, c, d;
+    unsigned long supp = 0;
+    uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 20261203;
+    int epochs = argc > 2 ? atoi(argv[2]) : 150;
+    int nops = 20, ep;
+    struct sigaction sa;
+
+    setvbuf(stdout, NULL, _IOLBF, 0);
+    __cpuid_count(7, 0, a, b, c, d);
+    if (!(d & (1u << 24)) || !(d & (1u << 25)) || !(d & (1u << 22))) {
+        printf("1..0 # SKIP AMX-TILE/INT8/BF16 not enumerated by CPUID\n");
+        return 4;
+    }
+    if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_SUPP, &supp) ||
+        !(supp & (1UL << XFEATURE_XTILEDATA))) {
+        printf("1..0 # SKIP kernel does not support AMX state (%lx)\n", supp);
+        return 4;
+    }
+    if (argc > 1 && !strcmp(argv[1], "bench")) {
+        if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) {
+            return 1;
+        }
+        return bench();
+    }
+    printf("1..%d\n", 20 + epochs);
+    printf("# seed %llu, %d epochs x %d ops\n", (unsigned long long)seed,
+           epochs, nops);
+    tap(syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0,
+        "ARCH_REQ_XCOMP_PERM(XTILEDATA)");
+
+    __cpuid_count(0xd, 0, a, b, c, d);
+    xsave_size = b;
+    __cpuid_count(0xd, 17, a, b, c, d);
+    tilecfg_off = b;
+    tap(a == 64 && b == 2752, "CPUID.(0xD,17): size %u offset %u", a, b);
+    __cpuid_count(0xd, 18, a, b, c, d);
+    tiledata_off = b;
+    tap(a == 8192 && b == 2816 && (c & 2), "CPUID.(0xD,18): size %u offset "
+        "%u ecx %#x", a, b, c);
+    if (posix_memalign((void **)&xbuf, 64, xsave_size + 4096) ||
+        !(mem = malloc(MEM_SIZE))) {
+        return 1;
+    }
+
+    memset(&sa, 0, sizeof(sa));
+    sa.sa_sigaction = on_usr1;
+    sa.sa_flags = SA_SIGINFO;
+    sigaction(SIGUSR1, &sa, NULL);
+
+    rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
+    fixed_checks();
+    sa.sa_sigaction = on_fault;
+    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+    sigaction(SIGSEGV, &sa, NULL);
+    sigaction(SIGILL, &sa, NULL);
+    exception_checks();
+
+    for (ep = 0; ep < epochs; ep++) {
+        char desc[512];
+        int ok = run_epoch(ep, nops, desc, sizeof(desc));
+
+        tap(ok, "%s", desc);
+        hw_tilerelease();
+        memset(&mcfg, 0, sizeof(mcfg));
+        memset(mt, 0, sizeof(mt));
+    }
+    printf("# %d of %d failed\n", tap_fail, tap_n);
+    return tap_fail ? 1 : 0;
+}
