@@ -2,9 +2,12 @@
 /*
  * Thread pool: results are bit-identical for 1..4 threads (work is split
  * over M and N, never K), and GEMMs issued from several user threads at
- * once all come out right.
+ * once all come out right.  Uses AMX where amx_request() succeeds (each
+ * thread configures and releases its tiles), the fallback elsewhere.
  */
 #include <pthread.h>
+
+#include <amx.h>
 
 #include "gemm_common.h"
 
@@ -40,8 +43,11 @@ int main(void)
 	static float c[M * N];
 	static int32_t c8[M * N];
 	pthread_t th[4];
-	int ok;
+	int ok, req;
 
+	req = amx_request();
+	printf("# amx_request: %d; backend %s\n", req,
+	       t_backend_name(amx_gemm_backend(AMX_GEMM_BF16)));
 	t_fill_bf16(a, M * K);
 	t_fill_bf16(b, K * N);
 	t_fill_i8(a8, M * K, 0);
