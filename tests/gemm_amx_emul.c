@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * The AMX code path on any x86-64: the GEMM sources (driver, packing, AMX
- * micro-kernels, pool) are compiled into this program with the tile
- * intrinsics replaced by a C model of the SDM's TILELOADD, TILESTORED,
+ * micro-kernels, pool) are compiled into this program with amx.h's tile
+ * macros replaced by a C model of the SDM's TILELOADD, TILESTORED,
  * TILEZERO, TDPBF16PS, TDPBSSD and TDPBUSD (per-thread tile registers and
  * configuration), and amx_status() reporting AMX as usable.  The model
  * checks what the hardware would fault on (no configuration, shape
@@ -15,7 +15,6 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
-#include <immintrin.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -142,18 +141,18 @@ static void emu_dpb(int c, int a, int b, int a_signed)
 			}
 }
 
-#undef _tile_loadd
-#undef _tile_stored
-#undef _tile_zero
-#undef _tile_dpbf16ps
-#undef _tile_dpbssd
-#undef _tile_dpbusd
-#define _tile_loadd(t, base, stride)	emu_loadd(t, base, (long)(stride))
-#define _tile_stored(t, base, stride)	emu_stored(t, base, (long)(stride))
-#define _tile_zero(t)			emu_zero(t)
-#define _tile_dpbf16ps(c, a, b)		emu_dpbf16ps(c, a, b)
-#define _tile_dpbssd(c, a, b)		emu_dpb(c, a, b, 1)
-#define _tile_dpbusd(c, a, b)		emu_dpb(c, a, b, 0)
+#undef amx_tile_load
+#undef amx_tile_store
+#undef amx_tile_zero
+#undef amx_tdpbf16ps
+#undef amx_tdpbssd
+#undef amx_tdpbusd
+#define amx_tile_load(t, base, stride)	emu_loadd(t, base, (long)(stride))
+#define amx_tile_store(t, base, stride)	emu_stored(t, base, (long)(stride))
+#define amx_tile_zero(t)		emu_zero(t)
+#define amx_tdpbf16ps(c, a, b)		emu_dpbf16ps(c, a, b)
+#define amx_tdpbssd(c, a, b)		emu_dpb(c, a, b, 1)
+#define amx_tdpbusd(c, a, b)		emu_dpb(c, a, b, 0)
 
 /* the foundation calls the kernels rely on, answered by the model */
 int amx_status(void)

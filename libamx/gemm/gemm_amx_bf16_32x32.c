@@ -4,14 +4,14 @@
  * of 32 bf16: A tiles 4-5 from the tile-packed A (stride 64 B), B tiles 6-7
  * from the VNNI panel (stride 128 B: a panel row is 32 columns x 2 bf16), four
  * TDPBF16PS.  Edges go through a 32 x 32 scratch block so the kernel itself
- * only loads, multiplies and stores.  Built with -mamx-tile -mamx-bf16.
+ * only loads, multiplies and stores.  Uses amx.h's tile macros, whose asm
+ * tells the compiler that tile loads read memory (gcc 12's _tile_loadd()
+ * does not, so stores to a buffer just before a tile load may be moved).
  *
  * TDPBF16PS: C[m][n] += sum_p A[m][2p] * B[p][2n] + A[m][2p+1] * B[p][2n+1]
  * (tile B row p holds K pair p of 16 columns); fp32 accumulation, DAZ/FTZ.
  */
 #include <string.h>
-#include <immintrin.h>
-
 #include "gemm.h"
 
 static void ukr(size_t kt, const uint16_t *a, const uint16_t *b, float *c,
@@ -20,32 +20,32 @@ static void ukr(size_t kt, const uint16_t *a, const uint16_t *b, float *c,
 	size_t s = ldc * sizeof(float);
 
 	if (acc) {
-		_tile_loadd(0, c, s);
-		_tile_loadd(1, c + 16, s);
-		_tile_loadd(2, c + 16 * ldc, s);
-		_tile_loadd(3, c + 16 * ldc + 16, s);
+		amx_tile_load(0, c, s);
+		amx_tile_load(1, c + 16, s);
+		amx_tile_load(2, c + 16 * ldc, s);
+		amx_tile_load(3, c + 16 * ldc + 16, s);
 	} else {
-		_tile_zero(0);
-		_tile_zero(1);
-		_tile_zero(2);
-		_tile_zero(3);
+		amx_tile_zero(0);
+		amx_tile_zero(1);
+		amx_tile_zero(2);
+		amx_tile_zero(3);
 	}
 	for (size_t t = 0; t < kt; t++) {
-		_tile_loadd(4, a, 64);
-		_tile_loadd(5, a + 16 * 32, 64);
-		_tile_loadd(6, b, 128);
-		_tile_loadd(7, b + 32, 128);
-		_tile_dpbf16ps(0, 4, 6);
-		_tile_dpbf16ps(1, 4, 7);
-		_tile_dpbf16ps(2, 5, 6);
-		_tile_dpbf16ps(3, 5, 7);
+		amx_tile_load(4, a, 64);
+		amx_tile_load(5, a + 16 * 32, 64);
+		amx_tile_load(6, b, 128);
+		amx_tile_load(7, b + 32, 128);
+		amx_tdpbf16ps(0, 4, 6);
+		amx_tdpbf16ps(1, 4, 7);
+		amx_tdpbf16ps(2, 5, 6);
+		amx_tdpbf16ps(3, 5, 7);
 		a += 32 * 32;		/* 32 rows x 32 bf16 */
 		b += 16 * 2 * GEMM_NR;	/* 16 K pairs x 32 columns x 2 */
 	}
-	_tile_stored(0, c, s);
-	_tile_stored(1, c + 16, s);
-	_tile_stored(2, c + 16 * ldc, s);
-	_tile_stored(3, c + 16 * ldc + 16, s);
+	amx_tile_store(0, c, s);
+	amx_tile_store(1, c + 16, s);
+	amx_tile_store(2, c + 16 * ldc, s);
+	amx_tile_store(3, c + 16 * ldc + 16, s);
 }
 
 void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,

@@ -4,11 +4,9 @@
  * of C as 2 x 2 int32 tiles, per K step of 64 bytes: A tiles 4-5 (stride
  * 64 B), B tiles 6-7 from the VNNI panel (stride 128 B: 32 columns x 4 s8).
  * A is packed unbiased here (no corr).  Edges via a 32 x 32 scratch block.
- * Built with -mamx-tile -mamx-int8.
+ * Uses amx.h's tile macros (see gemm_amx_bf16_32x32.c).
  */
 #include <string.h>
-#include <immintrin.h>
-
 #include "gemm.h"
 
 static void ukr_ss(size_t kt, const int8_t *a, const int8_t *b, int32_t *c,
@@ -17,32 +15,32 @@ static void ukr_ss(size_t kt, const int8_t *a, const int8_t *b, int32_t *c,
 	size_t s = ldc * sizeof(int32_t);
 
 	if (acc) {
-		_tile_loadd(0, c, s);
-		_tile_loadd(1, c + 16, s);
-		_tile_loadd(2, c + 16 * ldc, s);
-		_tile_loadd(3, c + 16 * ldc + 16, s);
+		amx_tile_load(0, c, s);
+		amx_tile_load(1, c + 16, s);
+		amx_tile_load(2, c + 16 * ldc, s);
+		amx_tile_load(3, c + 16 * ldc + 16, s);
 	} else {
-		_tile_zero(0);
-		_tile_zero(1);
-		_tile_zero(2);
-		_tile_zero(3);
+		amx_tile_zero(0);
+		amx_tile_zero(1);
+		amx_tile_zero(2);
+		amx_tile_zero(3);
 	}
 	for (size_t t = 0; t < kt; t++) {
-		_tile_loadd(4, a, 64);
-		_tile_loadd(5, a + 16 * 64, 64);
-		_tile_loadd(6, b, 128);
-		_tile_loadd(7, b + 64, 128);
-		_tile_dpbssd(0, 4, 6);
-		_tile_dpbssd(1, 4, 7);
-		_tile_dpbssd(2, 5, 6);
-		_tile_dpbssd(3, 5, 7);
+		amx_tile_load(4, a, 64);
+		amx_tile_load(5, a + 16 * 64, 64);
+		amx_tile_load(6, b, 128);
+		amx_tile_load(7, b + 64, 128);
+		amx_tdpbssd(0, 4, 6);
+		amx_tdpbssd(1, 4, 7);
+		amx_tdpbssd(2, 5, 6);
+		amx_tdpbssd(3, 5, 7);
 		a += 32 * 64;
 		b += 16 * 4 * GEMM_NR;
 	}
-	_tile_stored(0, c, s);
-	_tile_stored(1, c + 16, s);
-	_tile_stored(2, c + 16 * ldc, s);
-	_tile_stored(3, c + 16 * ldc + 16, s);
+	amx_tile_store(0, c, s);
+	amx_tile_store(1, c + 16, s);
+	amx_tile_store(2, c + 16 * ldc, s);
+	amx_tile_store(3, c + 16 * ldc + 16, s);
 }
 
 static void ukr_us(size_t kt, const int8_t *a, const int8_t *b, int32_t *c,
@@ -51,32 +49,32 @@ static void ukr_us(size_t kt, const int8_t *a, const int8_t *b, int32_t *c,
 	size_t s = ldc * sizeof(int32_t);
 
 	if (acc) {
-		_tile_loadd(0, c, s);
-		_tile_loadd(1, c + 16, s);
-		_tile_loadd(2, c + 16 * ldc, s);
-		_tile_loadd(3, c + 16 * ldc + 16, s);
+		amx_tile_load(0, c, s);
+		amx_tile_load(1, c + 16, s);
+		amx_tile_load(2, c + 16 * ldc, s);
+		amx_tile_load(3, c + 16 * ldc + 16, s);
 	} else {
-		_tile_zero(0);
-		_tile_zero(1);
-		_tile_zero(2);
-		_tile_zero(3);
+		amx_tile_zero(0);
+		amx_tile_zero(1);
+		amx_tile_zero(2);
+		amx_tile_zero(3);
 	}
 	for (size_t t = 0; t < kt; t++) {
-		_tile_loadd(4, a, 64);
-		_tile_loadd(5, a + 16 * 64, 64);
-		_tile_loadd(6, b, 128);
-		_tile_loadd(7, b + 64, 128);
-		_tile_dpbusd(0, 4, 6);
-		_tile_dpbusd(1, 4, 7);
-		_tile_dpbusd(2, 5, 6);
-		_tile_dpbusd(3, 5, 7);
+		amx_tile_load(4, a, 64);
+		amx_tile_load(5, a + 16 * 64, 64);
+		amx_tile_load(6, b, 128);
+		amx_tile_load(7, b + 64, 128);
+		amx_tdpbusd(0, 4, 6);
+		amx_tdpbusd(1, 4, 7);
+		amx_tdpbusd(2, 5, 6);
+		amx_tdpbusd(3, 5, 7);
 		a += 32 * 64;
 		b += 16 * 4 * GEMM_NR;
 	}
-	_tile_stored(0, c, s);
-	_tile_stored(1, c + 16, s);
-	_tile_stored(2, c + 16 * ldc, s);
-	_tile_stored(3, c + 16 * ldc + 16, s);
+	amx_tile_store(0, c, s);
+	amx_tile_store(1, c + 16, s);
+	amx_tile_store(2, c + 16 * ldc, s);
+	amx_tile_store(3, c + 16 * ldc + 16, s);
 }
 
 static void run(int is_us, size_t mr, size_t nr, size_t kcpad_bytes,

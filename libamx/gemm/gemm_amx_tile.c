@@ -3,10 +3,8 @@
  * Tile configuration shared by the AMX micro-kernels: tiles 0-3 hold the
  * 2 x 2 C accumulators, 4-5 two A tiles, 6-7 two B tiles; every tile is
  * 16 rows x 64 bytes.  Set once per call per thread, released after.
- * Built with -mamx-tile.
+ * Uses amx.h's tile macros.
  */
-#include <immintrin.h>
-
 #include "gemm.h"
 
 int gemm_amx_begin(void)
@@ -32,6 +30,6 @@ void gemm_amx_warmup(void)
 {
 	if (amx_status() || gemm_amx_begin())
 		return;
-	_tile_zero(0);
+	amx_tile_zero(0);
 	gemm_amx_end();
 }
