@@ -50,7 +50,7 @@ configure_build() {
 }
 
 guest_available() {
-	[ -x "$top/kernel/rig/guest.sh" ]
+	[ -x "$top/kernel/rig/run-guest.sh" ]
 }
 
 run_main() {
@@ -69,8 +69,13 @@ run_main() {
 	*) echo "bootstrap: tile_matmul FAILED natively (exit $rc)" >&2; exit 1 ;;
 	esac
 	if guest_available; then
-		say "tile matmul example, in the QEMU guest"
-		"$top/kernel/rig/guest.sh" --build build --only example.tile_matmul
+		say "tile matmul example, in the QEMU guest (patched kernel; first run builds kernel and QEMU)"
+		"$top/cmake/guest-stage.sh" "$top" "$top/build" main example.tile_matmul
+		sed -n 's/^# \(int8\|bf16\|tile_matmul\)/\1/p' build/guest-main/console.log
+		grep -q '^ok 1 example.tile_matmul' build/guest-main/console.log || {
+			echo "bootstrap: tile_matmul did not pass in the guest" >&2
+			exit 1
+		}
 	fi
 }
 

@@ -139,28 +139,8 @@ upstream=${QEMU_VERSION#*:}
 dsc=$DL/${QEMU_SRC_PKG}_${upstream}.dsc
 if [ ! -f "$dsc" ]; then
     say "downloading source $QEMU_SRC_PKG=$QEMU_VERSION"
-    if ! (cd "$DL" && apt_get source --download-only "$QEMU_SRC_PKG=$QEMU_VERSION" >&2); then
-        # The version may have left the mirror: fetch it from snapshot.debian.org.
-        say "apt-get source failed; trying snapshot.debian.org"
-        python3 - "$QEMU_SRC_PKG" "$QEMU_VERSION" "$DL" <<'EOF' || die "cannot download $QEMU_SRC_PKG=$QEMU_VERSION"
-import json, sys, urllib.parse, urllib.request
-pkg, ver, dest = sys.argv[1:]
-base = "https://snapshot.debian.org"
-q = urllib.parse.quote
-info = json.load(urllib.request.urlopen(
-    f"{base}/mr/package/{q(pkg)}/{q(ver)}/srcfiles?fileinfo=1", timeout=60))
-for h, meta in info["fileinfo"].items():
-    name = meta[0]["name"]
-    print("fetching", name, file=sys.stderr)
-    with urllib.request.urlopen(f"{base}/file/{h}", timeout=600) as r, \
-         open(f"{dest}/{name}", "wb") as f:
-        while True:
-            b = r.read(1 << 20)
-            if not b:
-                break
-            f.write(b)
-EOF
-    fi
+    (cd "$DL" && apt_get source --download-only "$QEMU_SRC_PKG=$QEMU_VERSION" >&2) ||
+        die "the Debian mirror does not carry $QEMU_SRC_PKG=$QEMU_VERSION (any more): set QEMU_VERSION in $0 to the version it has and refresh the series against it"
 fi
 [ -f "$dsc" ] || die "source package $dsc not found after download"
 
