@@ -231,6 +231,7 @@ exec </dev/console >/dev/console 2>&1
 TEST_TIMEOUT=$TEST_TIMEOUT
 echo "# guest: \$(uname -r) cmdline: \$(cat /proc/cmdline)"
 echo "# cpu flags: \$(grep -m1 -o 'amx[a-z_0-9]*' /proc/cpuinfo | tr '\n' ' ')"
+dmesg | grep 'x86/fpu' | sed 's/^/# /'
 echo "KTAP version 1"
 echo "1..$N"
 n=0
