@@ -96,6 +96,51 @@ AMX_HIDDEN void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 				  const void *ap, const void *bp, void *c,
 				  size_t ldc, const int32_t *corr, int acc);
 
+/*
+ * The AMX micro-kernels' C block: 32 x 32 four-byte elements (fp32 or
+ * int32) as tiles 0-3 (2 x 2), s bytes between rows.  Load it (acc) or
+ * zero it before the K loop, store it after.
+ */
+static inline void gemm_amx_c_begin(void *c, size_t s, int acc)
+{
+	char *p = c;
+
+	if (acc) {
+		amx_tile_load(0, p, s);
+		amx_tile_load(1, p + 64, s);
+		amx_tile_load(2, p + 16 * s, s);
+		amx_tile_load(3, p + 16 * s + 64, s);
+	} else {
+		amx_tile_zero(0);
+		amx_tile_zero(1);
+		amx_tile_zero(2);
+		amx_tile_zero(3);
+	}
+}
+
+static inline void gemm_amx_c_end(void *c, size_t s)
+{
+	char *p = c;
+
+	amx_tile_store(0, p, s);
+	amx_tile_store(1, p + 64, s);
+	amx_tile_store(2, p + 16 * s, s);
+	amx_tile_store(3, p + 16 * s + 64, s);
+}
+
+/* A full-block AMX micro-kernel: kt K steps, C with ldc elements a row. */
+typedef void (*gemm_amx_ukr)(size_t kt, const void *a, const void *b, void *c,
+			     size_t ldc, int acc);
+
+/*
+ * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when it
+ * is full, else through a 32 x 32 scratch block, so that the micro-kernel
+ * never sees an edge.
+ */
+AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
+			       size_t kt, const void *a, const void *b,
+			       void *c, size_t ldc, int acc);
+
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);
 AMX_HIDDEN void gemm_amx_end(void);

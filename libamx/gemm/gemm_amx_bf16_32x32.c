@@ -3,33 +3,23 @@
  * AMX bf16 micro-kernel, 32 x 32 block of C as 2 x 2 tiles (0-3), per K step
  * of 32 bf16: A tiles 4-5 from the tile-packed A (stride 64 B), B tiles 6-7
  * from the VNNI panel (stride 128 B: a panel row is 32 columns x 2 bf16), four
- * TDPBF16PS.  Edges go through a 32 x 32 scratch block so the kernel itself
- * only loads, multiplies and stores.  Uses amx.h's tile macros, whose asm
- * tells the compiler that tile loads read memory (gcc 12's _tile_loadd()
- * does not, so stores to a buffer just before a tile load may be moved).
+ * TDPBF16PS.  Edges go through a 32 x 32 scratch block (gemm_amx_block()) so
+ * the kernel itself only loads, multiplies and stores.  Uses amx.h's tile
+ * macros, whose asm tells the compiler that tile loads read memory (gcc 12's
+ * _tile_loadd() does not, so stores to a buffer just before a tile load may
+ * be moved).
  *
  * TDPBF16PS: C[m][n] += sum_p A[m][2p] * B[p][2n] + A[m][2p+1] * B[p][2n+1]
  * (tile B row p holds K pair p of 16 columns); fp32 accumulation, DAZ/FTZ.
  */
-#include <string.h>
 #include "gemm.h"
 
-static void ukr(size_t kt, const uint16_t *a, const uint16_t *b, float *c,
-		size_t ldc, int acc)
+static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
+		int acc)
 {
-	size_t s = ldc * sizeof(float);
+	const uint16_t *a = ap, *b = bp;
 
-	if (acc) {
-		amx_tile_load(0, c, s);
-		amx_tile_load(1, c + 16, s);
-		amx_tile_load(2, c + 16 * ldc, s);
-		amx_tile_load(3, c + 16 * ldc + 16, s);
-	} else {
-		amx_tile_zero(0);
-		amx_tile_zero(1);
-		amx_tile_zero(2);
-		amx_tile_zero(3);
-	}
+	gemm_amx_c_begin(c, ldc * sizeof(float), acc);
 	for (size_t t = 0; t < kt; t++) {
 		amx_tile_load(4, a, 64);
 		amx_tile_load(5, a + 16 * 32, 64);
@@ -42,30 +32,13 @@ static void ukr(size_t kt, const uint16_t *a, const uint16_t *b, float *c,
 		a += 32 * 32;		/* 32 rows x 32 bf16 */
 		b += 16 * 2 * GEMM_NR;	/* 16 K pairs x 32 columns x 2 */
 	}
-	amx_tile_store(0, c, s);
-	amx_tile_store(1, c + 16, s);
-	amx_tile_store(2, c + 16 * ldc, s);
-	amx_tile_store(3, c + 16 * ldc + 16, s);
+	gemm_amx_c_end(c, ldc * sizeof(float));
 }
 
 void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 		       const void *ap, const void *bp, void *c, size_t ldc,
 		       const int32_t *corr, int acc)
 {
-	float t[GEMM_MR_AMX * GEMM_NR] __attribute__((aligned(64)));
-	float *cf = c;
-
 	(void)corr;
-	if (mr == GEMM_MR_AMX && nr == GEMM_NR) {
-		ukr(kcpad_bytes / 64, ap, bp, cf, ldc, acc);
-		return;
-	}
-	if (acc) {
-		memset(t, 0, sizeof(t));
-		for (size_t i = 0; i < mr; i++)
-			memcpy(t + i * GEMM_NR, cf + i * ldc, nr * sizeof(float));
-	}
-	ukr(kcpad_bytes / 64, ap, bp, t, GEMM_NR, acc);
-	for (size_t i = 0; i < mr; i++)
-		memcpy(cf + i * ldc, t + i * GEMM_NR, nr * sizeof(float));
+	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, bp, c, ldc, acc);
 }

@@ -5,6 +5,8 @@
  * 16 rows x 64 bytes.  Set once per call per thread, released after.
  * Uses amx.h's tile macros.
  */
+#include <string.h>
+
 #include "gemm.h"
 
 int gemm_amx_begin(void)
@@ -32,4 +34,24 @@ void gemm_amx_warmup(void)
 		return;
 	amx_tile_zero(0);
 	gemm_amx_end();
+}
+
+void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
+		    const void *a, const void *b, void *c, size_t ldc, int acc)
+{
+	uint32_t t[GEMM_MR_AMX * GEMM_NR] __attribute__((aligned(64)));
+	uint32_t *cc = c;
+
+	if (mr == GEMM_MR_AMX && nr == GEMM_NR) {
+		ukr(kt, a, b, c, ldc, acc);
+		return;
+	}
+	if (acc) {
+		memset(t, 0, sizeof(t));
+		for (size_t i = 0; i < mr; i++)
+			memcpy(t + i * GEMM_NR, cc + i * ldc, nr * sizeof(*t));
+	}
+	ukr(kt, a, b, t, GEMM_NR, acc);
+	for (size_t i = 0; i < mr; i++)
+		memcpy(cc + i * ldc, t + i * GEMM_NR, nr * sizeof(*t));
 }
