@@ -1,17 +1,22 @@
 # SPDX-License-Identifier: MIT
 #
 # amx_add_test(NAME <name> SOURCES <files...> [NEEDS_AMX] [ARGS <args...>]
-#              [LABELS <labels...>] [LIBS <targets...>] [NO_GUEST])
+#              [LABELS <labels...>] [LIBS <targets...>] [NO_GUEST]
+#              [GUEST_DEFAULT_ONLY])
 #
 # One program per feature.  The program prints TAP and exits 0 (pass),
 # 4 (skip: the feature is missing here) or anything else (fail).  Every
 # test is also listed in the guest manifest so the QEMU rig runs it in the
-# guest (static build, AMX_GUEST=ON), unless NO_GUEST.
+# guest (static build, AMX_GUEST=ON), unless NO_GUEST.  The guest boots
+# twice, the second time with strict_sas_size=1; GUEST_DEFAULT_ONLY keeps
+# a long test that has nothing to do with signal stacks (GEMM) out of the
+# second boot.
 #
 # amx_add_test_command(NAME <name> COMMAND <cmd...> [LABELS ...]) adds a
 # test that is not one of our programs (scripts, consumer builds).
 
 set_property(GLOBAL PROPERTY AMX_GUEST_MANIFEST "")
+set_property(GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY "")
 
 # Library the test and example programs link: static in the guest.
 if(AMX_GUEST)
@@ -28,14 +33,18 @@ function(amx_link_program target)
   endif()
 endfunction()
 
-function(amx__guest_list name target args)
+function(amx__guest_list name target args default_only)
   string(REPLACE ";" "\t" _args "${args}")
   set_property(GLOBAL APPEND PROPERTY AMX_GUEST_MANIFEST
                "${name}\t$<TARGET_FILE:${target}>\t${_args}")
+  if(default_only)
+    set_property(GLOBAL APPEND PROPERTY AMX_GUEST_DEFAULT_ONLY ${name})
+  endif()
 endfunction()
 
 function(amx_add_test)
-  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST" "NAME" "SOURCES;ARGS;LABELS;LIBS" ${ARGN})
+  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST;GUEST_DEFAULT_ONLY" "NAME"
+                        "SOURCES;ARGS;LABELS;LIBS" ${ARGN})
   set(_target test_${T_NAME})
   add_executable(${_target} ${T_SOURCES})
   amx_link_program(${_target})
@@ -50,13 +59,13 @@ function(amx_add_test)
   set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
                        LABELS "${_labels}")
   if(NOT T_NO_GUEST)
-    amx__guest_list(${T_NAME} ${_target} "${T_ARGS}")
+    amx__guest_list(${T_NAME} ${_target} "${T_ARGS}" "${T_GUEST_DEFAULT_ONLY}")
   endif()
 endfunction()
 
 # An example program run as a test (it verifies its own result).
 function(amx_example_test name target)
-  cmake_parse_arguments(E "NEEDS_AMX;NO_GUEST" "" "ARGS" ${ARGN})
+  cmake_parse_arguments(E "NEEDS_AMX;NO_GUEST;GUEST_DEFAULT_ONLY" "" "ARGS" ${ARGN})
   add_test(NAME example.${name} COMMAND ${target} ${E_ARGS})
   set(_labels example)
   if(E_NEEDS_AMX)
@@ -65,7 +74,7 @@ function(amx_example_test name target)
   set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
                        LABELS "${_labels}")
   if(NOT E_NO_GUEST)
-    amx__guest_list(example.${name} ${target} "${E_ARGS}")
+    amx__guest_list(example.${name} ${target} "${E_ARGS}" "${E_GUEST_DEFAULT_ONLY}")
   endif()
 endfunction()
 
@@ -76,9 +85,20 @@ function(amx_add_test_command)
                        LABELS "${T_LABELS}")
 endfunction()
 
-# guest-manifest.tsv: name <TAB> program <TAB> args..., one test a line.
+# guest-manifest.tsv: name <TAB> program <TAB> args..., one test a line;
+# guest-manifest-strict.tsv: the same less the GUEST_DEFAULT_ONLY tests.
 function(amx_write_guest_manifest)
   get_property(_lines GLOBAL PROPERTY AMX_GUEST_MANIFEST)
+  get_property(_default_only GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY)
+  set(_strict)
+  foreach(_line IN LISTS _lines)
+    string(REGEX REPLACE "\t.*" "" _name "${_line}")
+    if(NOT _name IN_LIST _default_only)
+      list(APPEND _strict "${_line}")
+    endif()
+  endforeach()
   list(JOIN _lines "\n" _content)
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/guest-manifest.tsv CONTENT "${_content}\n")
+  list(JOIN _strict "\n" _content)
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/guest-manifest-strict.tsv CONTENT "${_content}\n")
 endfunction()

@@ -1,18 +1,18 @@
 # GEMM tests (TAP; exit 0 pass, 4 skip, 1 fail); included from the tests
 # directory's CMakeLists.txt, which defines amx_add_test().
 amx_add_test(NAME gemm_bf16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_bf16.c
-	LABELS gemm)
+	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_int8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c
-	LABELS gemm)
+	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
-	LABELS gemm)
+	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
-	LABELS gemm)
+	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_amx SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx.c
-	NEEDS_AMX LABELS gemm)
+	NEEDS_AMX LABELS gemm GUEST_DEFAULT_ONLY)
 # the AMX path on a C model of the tile instructions, on any x86-64
 amx_add_test(NAME gemm_amx_emul SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx_emul.c
-	NO_GUEST LABELS gemm)
+	NO_GUEST LABELS gemm GUEST_DEFAULT_ONLY)
 target_include_directories(test_gemm_amx_emul PRIVATE ${PROJECT_SOURCE_DIR}/libamx)
 # the tile model is scalar C: optimise it even in Debug/sanitizer builds
 target_compile_options(test_gemm_amx_emul PRIVATE -O2)

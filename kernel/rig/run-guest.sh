@@ -242,6 +242,7 @@ while read -r safe name; do
 	rc=\$?
 	end=\$(date +%s)
 	sed 's/^/# /' /tmp/out.\$n
+	echo "# \$name took \$((end - start)) s"
 	if [ \$rc = 0 ]; then
 		echo "ok \$n \$name"
 	elif [ \$rc = 4 ]; then
