@@ -29,32 +29,16 @@ static void extremes(int type)
 	free(c);
 }
 
+static void extremes_both(void)
+{
+	extremes(T_S8S8);
+	extremes(T_U8S8);
+}
+
 int main(void)
 {
-	static const char *const paths[] = { "1", "c" };
-	size_t npaths;
+	static const int types[] = { T_S8S8, T_U8S8 };
 
-	/* without AVX-512 (e.g. a QEMU guest) "1" is the C path already */
-	setenv("AMX_FORCE_FALLBACK", paths[0], 1);
-	npaths = amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_C ? 1 : 2;
-	for (size_t p = 0; p < npaths; p++) {
-		setenv("AMX_FORCE_FALLBACK", paths[p], 1);
-		for (unsigned int th = 0; th < 2; th++) {
-			char what[64];
-
-			amx_set_num_threads(th ? 0 : 1);
-			snprintf(what, sizeof(what), "%s %d thr",
-				 t_backend_name(amx_gemm_backend(AMX_GEMM_S8)),
-				 amx_get_num_threads());
-			t_grid(T_S8S8, 0, what);
-			t_grid(T_U8S8, 0, what);
-			if (th) {
-				t_grid(T_S8S8, 1, what);
-				t_grid(T_U8S8, 1, what);
-			}
-		}
-		extremes(T_S8S8);
-		extremes(T_U8S8);
-	}
+	t_fallback_paths(AMX_GEMM_S8, types, 2, extremes_both);
 	return t_finish();
 }
