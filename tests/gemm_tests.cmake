@@ -16,3 +16,6 @@ amx_add_test(NAME gemm_amx_emul SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx_emul.
 target_include_directories(test_gemm_amx_emul PRIVATE ${PROJECT_SOURCE_DIR}/libamx)
 # the tile model is scalar C: optimise it even in Debug/sanitizer builds
 target_compile_options(test_gemm_amx_emul PRIVATE -O2)
+# whatever tile state the caller left, a GEMM computes and returns 0
+amx_add_test(NAME gemm_tile_state SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tile_state.c
+	NEEDS_AMX LABELS gemm GUEST_DEFAULT_ONLY)
