@@ -56,7 +56,7 @@ function(amx_add_test)
   if(T_NEEDS_AMX)
     list(APPEND _labels amx)
   endif()
-  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
+  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 120
                        LABELS "${_labels}")
   if(NOT T_NO_GUEST)
     amx__guest_list(${T_NAME} ${_target} "${T_ARGS}" "${T_GUEST_DEFAULT_ONLY}")
@@ -71,7 +71,7 @@ function(amx_example_test name target)
   if(E_NEEDS_AMX)
     list(APPEND _labels amx)
   endif()
-  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
+  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 120
                        LABELS "${_labels}")
   if(NOT E_NO_GUEST)
     amx__guest_list(example.${name} ${target} "${E_ARGS}" "${E_GUEST_DEFAULT_ONLY}")
