@@ -42,6 +42,20 @@ def main():
         check(doc["palette1"][key] == lib[key], f"palette1.{key} == {lib[key]}")
     check(isinstance(doc["cpu_vendor"], str) and doc["physical_cores"] >= 0,
           f"libcpuid: vendor '{doc['cpu_vendor']}', {doc['physical_cores']} cores")
+    cpuinfo = {}
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if not line.strip():
+                break
+            k, _, v = line.partition(":")
+            cpuinfo[k.strip()] = v.strip()
+    want = (int(cpuinfo.get("cpu family", -1)), int(cpuinfo.get("model", -1)),
+            int(cpuinfo.get("stepping", -1)))
+    got = (doc["cpu_family"], doc["cpu_model"], doc["cpu_stepping"])
+    check(got == want, f"family/model/stepping {got} == /proc/cpuinfo {want}")
+    amx_names = {"Sapphire Rapids", "Emerald Rapids", "Granite Rapids", "Granite Rapids D"}
+    check(not doc["cpu_features"]["amx_tile"] or doc["cpu_codename"] in amx_names | {""},
+          f"codename '{doc['cpu_codename']}' consistent with the AMX features")
     check(not doc["requested"], "--no-request did not ask for permission")
     check(int(doc["alloc_sync"]) == lib["alloc_sync"], "alloc_sync agrees")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
