@@ -32,7 +32,13 @@ AMX_HIDDEN bool amx__alloc_sync(void);
 /* arch_prctl(2) returning 0 or -errno, leaving errno alone. */
 AMX_HIDDEN long amx__arch_prctl(int code, unsigned long arg);
 
-/* Signal frame size the kernel requires once AMX is permitted. */
+/*
+ * What the kernel puts around the XSAVE area in a signal frame, for
+ * kernels without AT_MINSIGSTKSZ (see detect.c).
+ */
+#define AMX_SIGFRAME_OVERHEAD 1024u
+
+/* Signal frame size the kernel requires once AMX is permitted (detect.c). */
 AMX_HIDDEN size_t amx__sigframe_size(const struct amx_info *si);
 
 #endif /* AMX_INTERNAL_H */
