@@ -5,7 +5,7 @@
  * (the feature is missing on this machine).
  *
  * Every program that includes this header bounds itself: a constructor
- * arms alarm() (AMX_TEST_TIMEOUT seconds, default 50, well under CTest's
+ * arms alarm() (AMX_TEST_ALARM seconds, default 50, well under CTest's
  * and the guest's per-test limits), and SIGALRM ends the program with a
  * "Bail out!" line and exit code 1 instead of hanging.  A program may
  * re-arm alarm() for itself.  A plan may come first (tap_plan()) or,
@@ -32,7 +32,7 @@ static int tap_count, tap_failed, tap_skipped, tap_planned;
 static void tap__timeout(int sig)
 {
 	static const char msg[] = "Bail out! timed out: the test program "
-				  "bounds itself (AMX_TEST_TIMEOUT)\n";
+				  "bounds itself (AMX_TEST_ALARM)\n";
 	ssize_t r;
 
 	(void)sig;
@@ -41,10 +41,10 @@ static void tap__timeout(int sig)
 	_exit(TAP_FAIL);
 }
 
-/* Seconds a test program may run: AMX_TEST_TIMEOUT, else 50. */
+/* Seconds a test program may run: AMX_TEST_ALARM, else 50. */
 static inline unsigned int tap_timeout(void)
 {
-	const char *env = getenv("AMX_TEST_TIMEOUT");
+	const char *env = getenv("AMX_TEST_ALARM");
 	char *end;
 	unsigned long v;
 
