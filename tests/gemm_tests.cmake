@@ -1,9 +1,14 @@
 # GEMM tests (TAP; exit 0 pass, 4 skip, 1 fail); included from the tests
 # directory's CMakeLists.txt, which defines amx_add_test().
-amx_add_test(NAME gemm_bf16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_bf16.c
+# the shape grid, one program per fallback path (each within its time bound)
+foreach(_path avx512 c)
+  amx_add_test(NAME gemm_bf16.${_path} TARGET test_gemm_bf16
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_bf16.c ARGS ${_path}
 	LABELS gemm GUEST_DEFAULT_ONLY)
-amx_add_test(NAME gemm_int8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c
+  amx_add_test(NAME gemm_int8.${_path} TARGET test_gemm_int8
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c ARGS ${_path}
 	LABELS gemm GUEST_DEFAULT_ONLY)
+endforeach()
 amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
 	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
