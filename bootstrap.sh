@@ -14,7 +14,10 @@ set -euo pipefail
 
 top=$(cd "$(dirname "$0")" && pwd)
 cd "$top"
-jobs=$(nproc)
+AMX_LOG_NAME=bootstrap
+# shellcheck source=tools/lib.sh
+. "$top/tools/lib.sh"
+jobs=$AMX_JOBS
 
 say() { printf '\n== %s\n' "$*"; }
 
@@ -26,20 +29,7 @@ pkgs_guest="linux-source-6.12 qemu-system-x86 busybox-static cpio gzip rsync bc 
 	libpixman-1-dev libfdt-dev"
 
 install_packages() {
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	say "installing ${missing[*]}"
-	if [ "$(id -u)" != 0 ]; then
-		echo "bootstrap: need root to install: ${missing[*]}" >&2
-		exit 1
-	fi
-	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -q
-	apt-get install -y -q --no-install-recommends "${missing[@]}"
+	amx_need_pkgs "$@"
 }
 
 configure_build() {
