@@ -62,7 +62,7 @@ static void param_error(const char *fn, int pos, const char *why)
 
 static void run_error(const char *fn, int err)
 {
-	fprintf(stderr, "libamx_cblas: %s failed: %s\n", fn, amx_strerror(err));
+	fprintf(stderr, "libamx_cblas: %s failed: %s\n", fn, strerror(-err));
 }
 
 static int valid_trans(int t)
