@@ -296,6 +296,17 @@ static int32_t sat_i32(double d)
 	return (int32_t)d;
 }
 
+/* alpha * s + beta * c + off in double, as documented; beta == 0: C unread */
+static int32_t scale_i32(float alpha, int32_t s, float beta, int32_t c,
+			 int32_t off)
+{
+	double d = (double)alpha * s;
+
+	if (beta != 0.0f)
+		d += (double)beta * c;
+	return sat_i32(d + off);
+}
+
 AMX_CBLAS_API void
 cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 		   const CBLAS_TRANSPOSE transb, const CBLAS_OFFSET offsetc,
@@ -317,6 +328,7 @@ cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 	int row_vec, col_vec;	/* C_offset indexed by column j / row i */
 	const char *why;
 	int pos, ret = 0, exact;
+	uint32_t kxy;
 
 	pos = check_args(&s8u8_pos, &why, Layout, transa, transb, m, n, k,
 			 lda, ldb, ldc);
@@ -371,9 +383,9 @@ cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 			for (size_t j = 0; j < r.n; j++)
 				cy[j] += (uint32_t)(int32_t)y[p * ldy + j];
 		if (exact)
-			ret = amx_gemm_u8s8(beta == 1.0f ? AMX_GEMM_ACCUMULATE : 0,
-					    r.m, r.n, r.k, x, ldx, y, ldy, c,
-					    ldc_r);
+			ret = amx_gemm_u8s8(beta == 1.0f ?
+					    AMX_GEMM_ACCUMULATE : 0, r.m, r.n,
+					    r.k, x, ldx, y, ldy, c, ldc_r);
 		else
 			ret = amx_gemm_u8s8(0, r.m, r.n, r.k, x, ldx, y, ldy,
 					    tbuf, r.n);
@@ -381,29 +393,28 @@ cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 			goto out;
 	}
 
+	kxy = (uint32_t)r.k * (uint32_t)xo * (uint32_t)yo;
 	for (size_t i = 0; i < r.m; i++) {
 		int32_t *ci = c + i * ldc_r;
+		const int32_t *ti = tbuf ? (int32_t *)tbuf + i * r.n : NULL;
 
 		for (size_t j = 0; j < r.n; j++) {
-			uint32_t off = (uint32_t)oc[row_vec ? j : col_vec ? i : 0];
-			uint32_t corr = 0;
+			size_t o = row_vec ? j : col_vec ? i : 0;
+			uint32_t off = (uint32_t)oc[o];
+			uint32_t s = 0;	/* (X+xo)(Y+yo) - XY, mod 2^32 */
 
 			if (alpha != 0.0f)
-				corr = (uint32_t)yo * rx[i] + (uint32_t)xo * cy[j] +
-				       (uint32_t)r.k * (uint32_t)xo * (uint32_t)yo;
+				s = (uint32_t)yo * rx[i] +
+				    (uint32_t)xo * cy[j] + kxy;
 			if (exact) {
-				ci[j] = (int32_t)((uint32_t)ci[j] + corr + off);
-			} else {
-				double s = 0.0;
-
-				if (alpha != 0.0f)
-					s = (double)alpha * (double)(int32_t)
-					    ((uint32_t)((int32_t *)tbuf)[i * r.n + j] +
-					     corr);
-				if (beta != 0.0f)
-					s += (double)beta * ci[j];
-				ci[j] = sat_i32(s + (double)(int32_t)off);
+				/* C holds XY (+ C) */
+				ci[j] = (int32_t)((uint32_t)ci[j] + s + off);
+				continue;
 			}
+			if (ti)
+				s += (uint32_t)ti[j];
+			ci[j] = scale_i32(alpha, (int32_t)s, beta, ci[j],
+					  (int32_t)off);
 		}
 	}
 out:
