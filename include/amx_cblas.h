@@ -52,7 +52,7 @@ typedef enum CBLAS_OFFSET {
 /* OpenBLAS spells the bf16 storage type bfloat16, MKL MKL_BF16: both are the
  * upper 16 bits of an IEEE binary32 (amx_bf16 in <amx.h>), passed here as
  * uint16_t. */
-#if !defined(CBLAS_H) && !defined(OPENBLAS_CONFIG_H)
+#if !defined(OPENBLAS_CONFIG_H)
 typedef uint16_t bfloat16;
 #endif
 
