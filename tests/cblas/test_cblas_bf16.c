@@ -99,17 +99,22 @@ static int run_case(int use_sb, int lay, int ta, int tb, const struct shape *s,
 			continue;
 		}
 		for (int p = 0; p < k; p++) {
-			double x = amx_bf16_to_fp32(a[ct_at(row, tra, lda, i, p)]);
-			double y = amx_bf16_to_fp32(b[ct_at(row, trb, ldb, p, j)]);
+			size_t ia = ct_at(row, tra, lda, i, p);
+			size_t ib = ct_at(row, trb, ldb, p, j);
+			double x = amx_bf16_to_fp32(a[ia]);
+			double y = amx_bf16_to_fp32(b[ib]);
 
 			dot += x * y;
 			adot += fabs(x * y);
 		}
 		ref = sc->alpha * dot;
-		if (sc->beta != 0)
+		tol = fabs(sc->alpha) * adot;
+		if (sc->beta != 0) {
 			ref += (double)sc->beta * c0[idx];
-		tol = 1e-30 + 4 * 0x1p-24 * (fabs(sc->alpha) * adot +
-					      (sc->beta != 0 ? fabs(sc->beta * c0[idx]) : 0));
+			tol += fabs(sc->beta * c0[idx]);
+		}
+		/* two fp32 roundings; the products and sums are exact */
+		tol = 1e-30 + 4 * 0x1p-24 * tol;
 		if (!(fabs(c[idx] - ref) <= tol)) {
 			if (ok)
 				tap_diag("%s (%zu,%zu): got %g want %g", fn, i,
@@ -119,8 +124,9 @@ static int run_case(int use_sb, int lay, int ta, int tb, const struct shape *s,
 		if (fabs(c[idx] - ref) > worst)
 			worst = fabs(c[idx] - ref);
 	}
-	tap_ok(ok, "%s %s %s%s m=%d n=%d k=%d pad=%d alpha=%g beta=%g%s (max err %g)",
-	       fn, ct_layout(lay), ct_trans(ta), ct_trans(tb), m, n, k, s->pad,
+	tap_ok(ok, "%s %s %s%s m=%d n=%d k=%d pad=%d alpha=%g beta=%g%s "
+	       "(max err %g)", fn, ct_layout(lay), ct_trans(ta), ct_trans(tb),
+	       m, n, k, s->pad,
 	       sc->alpha, sc->beta, sc->nan_c ? " C=NaN" : "", worst);
 	free(a);
 	free(b);
@@ -166,8 +172,9 @@ int main(void)
 		for (size_t ia = 0; ia < 3; ia++)
 			for (size_t ib = 0; ib < 3; ib++, combo++) {
 				for (size_t s = 0; s < NSHAPES; s++) {
+					size_t t = combo * NSHAPES + s;
 					const struct scalars *sc =
-						&scal[(combo * NSHAPES + s) % NSCAL];
+						&scal[t % NSCAL];
 
 					run_case((combo + s) & 1, layouts[l],
 						 transes[ia], transes[ib],

@@ -110,14 +110,21 @@ static int run_case(int lay, int ta, int tb, int mode, const struct shape *s,
 
 			sum += (va + oa) * (vb + ob);
 		}
-		off = oc[mode == CblasRowOffset ? j : mode == CblasColOffset ? i : 0];
-		if (exact)
-			want = (int32_t)((uint32_t)(sc->beta == 1 ? c0[idx] : 0) +
-					 (uint32_t)sum + (uint32_t)off);
-		else
-			want = sat((double)sc->alpha * (double)sum +
-				   (sc->beta != 0 ? (double)sc->beta * c0[idx] : 0) +
-				   off);
+		off = oc[mode == CblasRowOffset ? j :
+			 mode == CblasColOffset ? i : 0];
+		if (exact) {
+			uint32_t w = (uint32_t)sum + (uint32_t)off;
+
+			if (sc->beta == 1)
+				w += (uint32_t)c0[idx];
+			want = (int32_t)w;
+		} else {
+			double d = (double)sc->alpha * (double)sum;
+
+			if (sc->beta != 0)
+				d += (double)sc->beta * c0[idx];
+			want = sat(d + off);
+		}
 		if (c[idx] != want) {
 			if (ok)
 				tap_diag("(%zu,%zu): got %d want %d", i, j,
@@ -125,10 +132,11 @@ static int run_case(int lay, int ta, int tb, int mode, const struct shape *s,
 			ok = 0;
 		}
 	}
-	tap_ok(ok, "%s %s%s %s m=%d n=%d k=%d pad=%d alpha=%g beta=%g oa=%d ob=%d",
-	       ct_layout(lay), ct_trans(ta), ct_trans(tb),
-	       mode == CblasFixOffset ? "fix" : mode == CblasRowOffset ? "row" : "col",
-	       m, n, k, s->pad, sc->alpha, sc->beta, oa, ob);
+	tap_ok(ok, "%s %s%s %s m=%d n=%d k=%d pad=%d alpha=%g beta=%g "
+	       "oa=%d ob=%d", ct_layout(lay), ct_trans(ta), ct_trans(tb),
+	       mode == CblasFixOffset ? "fix" :
+	       mode == CblasRowOffset ? "row" : "col", m, n, k, s->pad,
+	       sc->alpha, sc->beta, oa, ob);
 	free(a);
 	free(b);
 	free(c);
@@ -185,8 +193,8 @@ int main(void)
 		for (size_t o = 0; o < 3; o++) {
 			static const struct shape big = { 2, 3, 70000, 0 };
 
-			run_case(layouts[l], CblasNoTrans, CblasTrans, offmodes[o],
-				 &big, &scal[o & 1], -128, 127);
+			run_case(layouts[l], CblasNoTrans, CblasTrans,
+				 offmodes[o], &big, &scal[o & 1], -128, 127);
 		}
 	tap_diag("backend for int8 after the calls: %d (1 AMX, 2 AVX-512, 3 C)",
 		 amx_gemm_backend(AMX_GEMM_S8));

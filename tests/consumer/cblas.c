@@ -21,18 +21,20 @@ int main(void)
 {
 	enum { M = 3, N = 2, K = 4 };
 	uint16_t a[M * K], b[K * N];
-	float c[M * N], want[M * N];
+	float fa[M * K], fb[K * N], c[M * N], want[M * N];
 	uint8_t ua[M * K];
 	int8_t sb[K * N];
 	int32_t ci[M * N], wanti[M * N], oc = 5;
 	int bad = 0;
 
 	for (int i = 0; i < M * K; i++) {
-		a[i] = bf16((float)(i % 5 - 2));
+		fa[i] = (float)(i % 5 - 2);
+		a[i] = bf16(fa[i]);
 		ua[i] = (uint8_t)(i * 17 % 256);
 	}
 	for (int i = 0; i < K * N; i++) {
-		b[i] = bf16((float)(i % 3 - 1));
+		fb[i] = (float)(i % 3 - 1);
+		b[i] = bf16(fb[i]);
 		sb[i] = (int8_t)(i * 29 % 256 - 128);
 	}
 	for (int i = 0; i < M; i++)
@@ -41,8 +43,7 @@ int main(void)
 			int32_t si = 0;
 
 			for (int p = 0; p < K; p++) {
-				s += (float)(a[i * K + p] != 0) *
-				     ((p + i * K) % 5 - 2) * ((p * N + j) % 3 - 1);
+				s += fa[i * K + p] * fb[p * N + j];
 				si += (ua[i * K + p] + 1) * (sb[p * N + j] - 2);
 			}
 			want[i * N + j] = 2 * s;
