@@ -318,8 +318,9 @@ AMX_API int amx_bf16_to_fp32_array(float *dst, const amx_bf16 *src, size_t n);
  * k-elements 2r.. or 4r.. of that block.  Ragged edges are zero-padded.
  * The size in bytes is returned by amx_pack_b_size_*(); returns 0 for an
  * empty matrix.  Pack returns 0, -EINVAL (NULL with a non-zero size,
- * ldb < n) or -EOVERFLOW (size not representable); on error nothing is
- * written.  Unpack is the inverse (tests, debugging).
+ * ldb < n) or -EOVERFLOW (size not representable, or a span that cannot
+ * exist in the address space: see amx_pack_b_bf16(3)); on error nothing
+ * is written.  Unpack is the inverse (tests, debugging).
  */
 AMX_API size_t amx_pack_b_size_bf16(size_t k, size_t n);
 AMX_API size_t amx_pack_b_size_i8(size_t k, size_t n);
