@@ -358,7 +358,7 @@ static void never_fail(void)
 	struct amx_info info;
 	const char *s;
 	size_t z;
-	int ok = 1;
+	int ok = 1, ret;
 
 	for (size_t i = 0; i < sizeof(errs) / sizeof(errs[0]); i++) {
 		errno = ERRNO_MARK;
@@ -377,8 +377,13 @@ static void never_fail(void)
 	     amx_status() == info.status && (amx_request(), 1);
 	amx_tile_release();
 	amx_packed_b_free(NULL);
+	ok &= amx_bf16_to_fp32(amx_fp32_to_bf16(1.5f)) == 1.5f;
 	tap_ok(ok && errno == ERRNO_MARK,
-	       "version, status, info, sizes, request, release, free(NULL): errno untouched");
+	       "version, status, info, sizes, request, release, free(NULL), scalar conversions: errno untouched");
+	errno = ERRNO_MARK;
+	ret = amx_sigaltstack_install();
+	tap_ok((ret == 0 || ret == 1) && amx_sigaltstack_uninstall() == (ret ? -ENOENT : 0) &&
+	       errno == ERRNO_MARK, "sigaltstack install (%d) and uninstall: errno untouched", ret);
 }
 
 /* Empty matrices are not read: NULL and any ld are accepted. */
