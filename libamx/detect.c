@@ -117,10 +117,14 @@ static void read_static(void)
 {
 	struct amx_info *si = &static_info;
 	unsigned long mask = 0;
+	int saved = errno;
 	long ret;
 
 	read_cpu(si);
+	/* getauxval() sets errno to ENOENT when the kernel (< 5.14, or
+	 * valgrind) does not provide the entry */
 	si->minsigstksz = getauxval(AT_MINSIGSTKSZ);
+	errno = saved;
 	ret = amx__arch_prctl(ARCH_GET_XCOMP_SUPP, (unsigned long)&mask);
 	si->kernel_supported_err = (int)ret;
 	si->kernel_supported = ret ? 0 : mask;

@@ -12,6 +12,7 @@
 int amx_get_info(struct amx_info *info)
 {
 	unsigned long mask = 0;
+	bool ignored;
 	long ret;
 
 	if (!info)
@@ -23,5 +24,7 @@ int amx_get_info(struct amx_info *info)
 	info->sigaltstack_size = amx_sigaltstack_size();
 	info->status = amx_status();
 	info->alloc_sync = amx__alloc_sync();
+	info->force_fallback = amx__force_fallback(&ignored);
+	info->force_fallback_ignored = ignored;
 	return 0;
 }

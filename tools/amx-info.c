@@ -187,6 +187,8 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	       in->sigaltstack_size);
 	printf("  \"requested\": %s,\n  \"status\": %d,\n", asked ? "true" : "false", in->status);
 	printf("  \"alloc_sync\": %s,\n", in->alloc_sync ? "true" : "false");
+	printf("  \"force_fallback\": %u,\n  \"force_fallback_ignored\": %s,\n",
+	       in->force_fallback, in->force_fallback_ignored ? "true" : "false");
 	json_str("status_text", amx_strerror(in->status), true);
 	printf("  \"request_result\": %d,\n", request);
 	printf("  \"proc\": [");
@@ -195,6 +197,24 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 		json_escaped(proc_lines[p]);
 	}
 	printf("]\n}\n");
+}
+
+/* what AMX_FORCE_FALLBACK does to the GEMM helpers, if it is set */
+static void print_force(const struct amx_info *in)
+{
+	static const char *const what[] = {
+		[AMX_FORCE_NONE] = "no effect",
+		[AMX_FORCE_NO_AMX] = "GEMM avoids AMX",
+		[AMX_FORCE_C] = "GEMM uses portable C only",
+	};
+	const char *env = getenv("AMX_FORCE_FALLBACK");
+
+	if (in->force_fallback_ignored)
+		printf("GEMM:       AMX_FORCE_FALLBACK=\"%s\" IGNORED: not one of \"\", \"0\", \"1\", \"c\"\n",
+		       env ? env : "");
+	else if (env && in->force_fallback < 3)
+		printf("GEMM:       AMX_FORCE_FALLBACK=\"%s\": %s\n", env,
+		       what[in->force_fallback]);
 }
 
 static void print_human(const struct amx_info *in, const struct cpu_names *n,
@@ -244,6 +264,7 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 		printf("Permission: amx_request() = %d: %s%s\n", request, amx_strerror(request),
 		       in->alloc_sync ? " (tile buffers allocated up front)" : "");
 	printf("AMX:        %s\n", in->status ? amx_strerror(in->status) : "usable");
+	print_force(in);
 }
 
 static void usage(FILE *f)
