@@ -410,7 +410,6 @@ int main(void)
 	int ret;
 
 	printf("TAP version 13\n");
-	alarm(50);
 	for (size_t i = 0; i < sizeof(abuf); i++) {
 		abuf[i] = (uint8_t)(i * 7 + 1);
 		bbuf[i] = (uint8_t)(i * 13 + 5);
@@ -441,6 +440,5 @@ int main(void)
 	never_fail();
 	amx_packed_b_free(pb_bf16);
 	amx_packed_b_free(pb_s8);
-	printf("1..%d\n", tap_count);
 	tap_done();
 }
