@@ -419,6 +419,8 @@ int main(void)
 		abuf[i + 1] = 0x3f;
 		bbuf[i + 1] = 0x3f;
 	}
+	/* where AMX can be had, the valid calls run on it */
+	tap_diag("amx_request: %d", amx_request());
 	ret = amx_packed_b_create(&pb_bf16, AMX_GEMM_BF16, K, N, bbuf, N) |
 	      amx_packed_b_create(&pb_s8, AMX_GEMM_S8, K, N, bbuf, N);
 	if (ret) {
