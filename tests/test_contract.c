@@ -410,7 +410,6 @@ int main(void)
 	int ret;
 
 	printf("TAP version 13\n");
-	alarm(50);
 	for (size_t i = 0; i < sizeof(abuf); i++) {
 		abuf[i] = (uint8_t)(i * 7 + 1);
 		bbuf[i] = (uint8_t)(i * 13 + 5);
@@ -420,6 +419,8 @@ int main(void)
 		abuf[i + 1] = 0x3f;
 		bbuf[i + 1] = 0x3f;
 	}
+	/* where AMX can be had, the valid calls run on it */
+	tap_diag("amx_request: %d", amx_request());
 	ret = amx_packed_b_create(&pb_bf16, AMX_GEMM_BF16, K, N, bbuf, N) |
 	      amx_packed_b_create(&pb_s8, AMX_GEMM_S8, K, N, bbuf, N);
 	if (ret) {
@@ -441,6 +442,5 @@ int main(void)
 	never_fail();
 	amx_packed_b_free(pb_bf16);
 	amx_packed_b_free(pb_s8);
-	printf("1..%d\n", tap_count);
 	tap_done();
 }
