@@ -192,6 +192,8 @@ static void emu_tile_release(void)
 
 #include "../libamx/gemm/gemm.c"
 #include "../libamx/gemm/gemm_cpu.c"
+#include "../libamx/gemm/gemm_backends.c"
+#include "../libamx/gemm/gemm_blocks.c"
 #include "../libamx/gemm/gemm_ref.c"
 #include "../libamx/gemm/pack_a.c"
 #include "../libamx/gemm/pack_bf16_vnni.c"
@@ -204,19 +206,19 @@ static void emu_tile_release(void)
 /* never selected here: the backend is AMX */
 void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc)
+			  const int32_t *corr, int acc, size_t pf)
 {
 	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
-	(void)ldc; (void)corr; (void)acc;
+	(void)ldc; (void)corr; (void)acc; (void)pf;
 	abort();
 }
 
 void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc)
+			  const int32_t *corr, int acc, size_t pf)
 {
 	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
-	(void)ldc; (void)corr; (void)acc;
+	(void)ldc; (void)corr; (void)acc; (void)pf;
 	abort();
 }
 

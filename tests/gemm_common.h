@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amx_gemm.h"
+#include <amx.h>
 
 /* helpers a given test may not use */
 #define T_FN static __attribute__((unused))
