@@ -395,6 +395,66 @@ AMX_API int amx_get_num_threads(void);
  */
 AMX_API int amx_gemm_backend(enum amx_gemm_type type);
 
+/*
+ * Cache blocking of the GEMM, per backend and operation (see
+ * amx_gemm_get_blocking(3) and amx-tune(1)).  Sizes are in elements.
+ */
+enum amx_gemm_op {
+	AMX_GEMM_OP_BF16 = 1,	/* amx_gemm_bf16*() */
+	AMX_GEMM_OP_S8S8 = 2,	/* amx_gemm_s8s8*() */
+	AMX_GEMM_OP_U8S8 = 3,	/* amx_gemm_u8s8*() */
+};
+
+/* where the blocking in force came from */
+enum amx_gemm_blocking_source {
+	AMX_GEMM_BLOCKING_DEFAULT = 0,	/* built into the library */
+	AMX_GEMM_BLOCKING_FILE = 1,	/* the tuning file (amx-tune) */
+	AMX_GEMM_BLOCKING_ENV = 2,	/* AMX_GEMM_BLOCKS */
+	AMX_GEMM_BLOCKING_API = 3,	/* amx_gemm_set_blocking() */
+};
+
+struct amx_gemm_blocking {
+	uint32_t kc;		/* K block */
+	uint32_t mc;		/* M block (rows of packed A) */
+	uint32_t nc;		/* N block (columns of packed B) */
+	uint32_t prefetch;	/* micro-kernel prefetch distance, K steps; 0 off */
+	uint32_t source;	/* enum amx_gemm_blocking_source (get only) */
+	uint32_t reserved[3];
+};
+
+/*
+ * The blocking calls on @op would use on @backend now.  Returns 0 or
+ * -EINVAL.  The first call (or first GEMM) reads the tuning file and
+ * AMX_GEMM_BLOCKS.
+ */
+AMX_API int amx_gemm_get_blocking(enum amx_gemm_backend backend,
+				  enum amx_gemm_op op,
+				  struct amx_gemm_blocking *b);
+/*
+ * Use @b for @op on @backend in this process from the next call on
+ * (kc rounded up to 64 bytes, mc to the micro-kernel's rows, nc to 32);
+ * NULL goes back to defaults, file and environment.  Returns 0, or
+ * -EINVAL (a size 0 or too large: kc, mc > 8192, nc > 65536,
+ * prefetch > 64).
+ */
+AMX_API int amx_gemm_set_blocking(enum amx_gemm_backend backend,
+				  enum amx_gemm_op op,
+				  const struct amx_gemm_blocking *b);
+/*
+ * Write the blocking in force (every backend and operation whose values
+ * are not the built-in defaults) as a tuning file for this CPU to @path, or with NULL to the user's file
+ * ($XDG_CACHE_HOME/libamx/gemm-blocking, else ~/.cache/libamx/...),
+ * creating its directory.  Returns 0 or -errno.
+ */
+AMX_API int amx_gemm_blocking_save(const char *path);
+/*
+ * The tuning file the library read (or the last one it rejected), NULL
+ * when none was found; *status (if not NULL): 0 used, -ENOENT none,
+ * -EINVAL malformed, -EPROTO another format version, -ESTALE made on
+ * another CPU.
+ */
+AMX_API const char *amx_gemm_blocking_file(int *status);
+
 #ifdef __cplusplus
 }
 #endif

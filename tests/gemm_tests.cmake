@@ -16,3 +16,9 @@ amx_add_test(NAME gemm_amx_emul SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx_emul.
 target_include_directories(test_gemm_amx_emul PRIVATE ${PROJECT_SOURCE_DIR}/libamx)
 # the tile model is scalar C: optimise it even in Debug/sanitizer builds
 target_compile_options(test_gemm_amx_emul PRIVATE -O2)
+# blocking: tuning file, AMX_GEMM_BLOCKS, odd blockings on every backend
+amx_add_test(NAME gemm_blocking SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_blocking.c
+	LABELS gemm GUEST_DEFAULT_ONLY)
+# amx-tune's sweep, bounded, and the file it writes read back
+amx_add_test(NAME gemm_tune SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tune.c
+	LABELS gemm GUEST_DEFAULT_ONLY)
