@@ -95,7 +95,15 @@ static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 			       j->ldb, (int8_t *)dst, stride, corr, GEMM_NR);
 }
 
-/* the loop nest over C[m0:m1, n0:n1] */
+/*
+ * The loop nest over C[m0:m1, n0:n1].  When the rows fit one MC block
+ * (small M: LLM decoding, or the rows a thread got), a packed B block
+ * would be used by one A block only: then each B micro-panel is packed
+ * just before its ir loop into a kc x NR buffer that stays in L1, instead
+ * of the whole kc x nc block first (which, for M = 1..32 and a large B,
+ * wrote and re-read all of B through memory on every call).  The kernels
+ * see the same packed data either way.
+ */
 static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 		      size_t n1)
 {
@@ -105,12 +113,14 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	size_t esz = j->esz, kc = pb ? pb->kc : j->bs.kc;
 	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr, pf = j->bs.pf;
 	int need_corr = !!(be->corr_ops & (1u << j->op));
+	int jit = !pb && m1 - m0 <= mc;	/* pack B per micro-panel */
 	uint8_t flip = need_corr ? 0x80 : 0;
 	size_t kcmax = gemm_round_up((kc < j->k ? kc : j->k) * esz, 64);
 	size_t mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
 	size_t ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
-	size_t asz = mcmax * kcmax, bsz = pb ? 0 : ncmax * kcmax;
-	size_t csz = ncmax * sizeof(int32_t);
+	size_t asz = mcmax * kcmax;
+	size_t bsz = pb ? 0 : (jit ? GEMM_NR : ncmax) * kcmax;
+	size_t csz = (jit ? GEMM_NR : ncmax) * sizeof(int32_t);
 	uint8_t *abuf, *bbuf;
 	int32_t *cbuf;
 
@@ -141,6 +151,9 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 				if (need_corr)
 					corr = pb->corr + panel * cstride +
 					       pc / kc * GEMM_NR;
+			} else if (jit) {		/* below, per panel */
+				bstride = kcpad * GEMM_NR;
+				bp = bbuf;
 			} else {			/* pack B */
 				bstride = kcpad * GEMM_NR;
 				pack_b(j, pc, kcb, jc, ncb, bbuf, bstride,
@@ -163,6 +176,13 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 					const uint8_t *bpj = bp + jr / GEMM_NR * bstride;
 					const int32_t *cj = corr ?
 						corr + jr / GEMM_NR * cstride : NULL;
+
+					if (jit) {
+						pack_b(j, pc, kcb, jc + jr, nr, bbuf,
+						       bstride, need_corr ? cbuf : NULL);
+						bpj = bbuf;
+						cj = need_corr ? cbuf : NULL;
+					}
 
 					for (size_t ir = 0; ir < mcb; ir += mr) {
 						size_t mrb = mcb - ir < mr ?

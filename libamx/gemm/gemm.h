@@ -166,34 +166,41 @@ AMX_HIDDEN void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 
 /*
  * The AMX micro-kernels' C block: 32 x 32 four-byte elements (fp32 or
- * int32) as tiles 0-3 (2 x 2), s bytes between rows.  Load it (acc) or
- * zero it before the K loop, store it after.
+ * int32) as tiles 0-3 (2 x 2), s bytes between rows; with @half only the
+ * top 16 rows (tiles 0-1).  Load it (acc) or zero it before the K loop,
+ * store it after.
  */
-static inline void gemm_amx_c_begin(void *c, size_t s, int acc)
+static inline void gemm_amx_c_begin(void *c, size_t s, int acc, int half)
 {
 	char *p = c;
 
 	if (acc) {
 		amx_tile_load(0, p, s);
 		amx_tile_load(1, p + 64, s);
-		amx_tile_load(2, p + 16 * s, s);
-		amx_tile_load(3, p + 16 * s + 64, s);
+		if (!half) {
+			amx_tile_load(2, p + 16 * s, s);
+			amx_tile_load(3, p + 16 * s + 64, s);
+		}
 	} else {
 		amx_tile_zero(0);
 		amx_tile_zero(1);
-		amx_tile_zero(2);
-		amx_tile_zero(3);
+		if (!half) {
+			amx_tile_zero(2);
+			amx_tile_zero(3);
+		}
 	}
 }
 
-static inline void gemm_amx_c_end(void *c, size_t s)
+static inline void gemm_amx_c_end(void *c, size_t s, int half)
 {
 	char *p = c;
 
 	amx_tile_store(0, p, s);
 	amx_tile_store(1, p + 64, s);
-	amx_tile_store(2, p + 16 * s, s);
-	amx_tile_store(3, p + 16 * s + 64, s);
+	if (!half) {
+		amx_tile_store(2, p + 16 * s, s);
+		amx_tile_store(3, p + 16 * s + 64, s);
+	}
 }
 
 /* the 32 rows x 64 bytes of one K step of a tile-packed A micro-panel */
@@ -205,14 +212,21 @@ static inline void gemm_amx_prefetch_a(const void *a)
 		__builtin_prefetch(p + r * 64, 0, 3);
 }
 
-/* A full-block AMX micro-kernel: kt K steps, C with ldc elements a row. */
+/*
+ * An AMX micro-kernel on a whole block: kt K steps, C with ldc elements a
+ * row; 32 x 32, or with @half the top 16 x 32 (A tile 4, C tiles 0-1: half
+ * the TDPs and half the A traffic, for blocks of at most 16 rows, e.g. the
+ * M = 1..16 of LLM decoding).
+ */
 typedef void (*gemm_amx_ukr)(size_t kt, const void *a, const void *b, void *c,
-			     size_t ldc, int acc, size_t pf);
+			     size_t ldc, int acc, size_t pf, int half);
 
 /*
- * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when it
- * is full, else through a 32 x 32 scratch block, so that the micro-kernel
- * never sees an edge.
+ * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when the
+ * (half) block is full, else through a 32 x 32 scratch block of which only
+ * the mr x nr corner is copied in and out (the other rows and columns of
+ * C depend on other rows of A and columns of B only, so whatever they hold
+ * is computed and dropped), so the micro-kernel never sees an edge.
  */
 AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
 			       size_t kt, const void *a, const void *b,

@@ -8,6 +8,7 @@
  * (a kc x 32 panel of 16-24 KiB) B stays in L1 and only A streams from L2.
  * With pf > 0 the A rows of K step t + pf are prefetched at step t (the
  * tuner decides whether that helps; on the measured Xeon it did not).
+ * Blocks of at most 16 rows run the half kernel (2 TDPs a K step).
  * Edges go through gemm_amx_block().  Uses amx.h's tile macros, whose asm
  * tells the compiler that tile loads read memory (gcc 12's _tile_loadd()
  * does not, so stores to a buffer just before a tile load may be moved).
@@ -18,11 +19,24 @@
 #include "gemm.h"
 
 static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
-		int acc, size_t pf)
+		int acc, size_t pf, int half)
 {
 	const uint16_t *a = ap, *b = bp;
 
-	gemm_amx_c_begin(c, ldc * sizeof(float), acc);
+	gemm_amx_c_begin(c, ldc * sizeof(float), acc, half);
+	if (half) {
+		for (size_t t = 0; t < kt; t++) {
+			amx_tile_load(4, a, 64);
+			amx_tile_load(6, b, 128);
+			amx_tile_load(7, b + 32, 128);
+			amx_tdpbf16ps(0, 4, 6);
+			amx_tdpbf16ps(1, 4, 7);
+			a += 32 * 32;
+			b += 16 * 2 * GEMM_NR;
+		}
+		gemm_amx_c_end(c, ldc * sizeof(float), half);
+		return;
+	}
 	for (size_t t = 0; t < kt; t++) {
 		if (pf && t + pf < kt)
 			gemm_amx_prefetch_a(a + pf * 32 * 32);
@@ -37,7 +51,7 @@ static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
 		a += 32 * 32;		/* 32 rows x 32 bf16 */
 		b += 16 * 2 * GEMM_NR;	/* 16 K pairs x 32 columns x 2 */
 	}
-	gemm_amx_c_end(c, ldc * sizeof(float));
+	gemm_amx_c_end(c, ldc * sizeof(float), half);
 }
 
 void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,

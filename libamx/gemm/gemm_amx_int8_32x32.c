@@ -9,11 +9,24 @@
 #include "gemm.h"
 
 static void ukr_ss(size_t kt, const void *ap, const void *bp, void *c,
-		   size_t ldc, int acc, size_t pf)
+		   size_t ldc, int acc, size_t pf, int half)
 {
 	const int8_t *a = ap, *b = bp;
 
-	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc);
+	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc, half);
+	if (half) {
+		for (size_t t = 0; t < kt; t++) {
+			amx_tile_load(4, a, 64);
+			amx_tile_load(6, b, 128);
+			amx_tile_load(7, b + 64, 128);
+			amx_tdpbssd(0, 4, 6);
+			amx_tdpbssd(1, 4, 7);
+			a += 32 * 64;
+			b += 16 * 4 * GEMM_NR;
+		}
+		gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
+		return;
+	}
 	for (size_t t = 0; t < kt; t++) {
 		if (pf && t + pf < kt)
 			gemm_amx_prefetch_a(a + pf * 32 * 64);
@@ -28,15 +41,28 @@ static void ukr_ss(size_t kt, const void *ap, const void *bp, void *c,
 		a += 32 * 64;
 		b += 16 * 4 * GEMM_NR;
 	}
-	gemm_amx_c_end(c, ldc * sizeof(int32_t));
+	gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
 }
 
 static void ukr_us(size_t kt, const void *ap, const void *bp, void *c,
-		   size_t ldc, int acc, size_t pf)
+		   size_t ldc, int acc, size_t pf, int half)
 {
 	const int8_t *a = ap, *b = bp;
 
-	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc);
+	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc, half);
+	if (half) {
+		for (size_t t = 0; t < kt; t++) {
+			amx_tile_load(4, a, 64);
+			amx_tile_load(6, b, 128);
+			amx_tile_load(7, b + 64, 128);
+			amx_tdpbusd(0, 4, 6);
+			amx_tdpbusd(1, 4, 7);
+			a += 32 * 64;
+			b += 16 * 4 * GEMM_NR;
+		}
+		gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
+		return;
+	}
 	for (size_t t = 0; t < kt; t++) {
 		if (pf && t + pf < kt)
 			gemm_amx_prefetch_a(a + pf * 32 * 64);
@@ -51,7 +77,7 @@ static void ukr_us(size_t kt, const void *ap, const void *bp, void *c,
 		a += 32 * 64;
 		b += 16 * 4 * GEMM_NR;
 	}
-	gemm_amx_c_end(c, ldc * sizeof(int32_t));
+	gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
 }
 
 void gemm_ukr_amx_s8s8(size_t mr, size_t nr, size_t kcpad_bytes,
