@@ -17,6 +17,8 @@
 #include "gemm.h"
 
 #define PACKED_B_MAGIC 0x616d7862u	/* "amxb" */
+/* B micro-panels packed at a time on the small-M path */
+#define JIT_PANELS 8
 /* below this many flops a second thread costs more than it brings */
 #define GEMM_MT_MIN_FLOPS (4.0 * 1024 * 1024)
 
@@ -98,11 +100,12 @@ static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 /*
  * The loop nest over C[m0:m1, n0:n1].  When the rows fit one MC block
  * (small M: LLM decoding, or the rows a thread got), a packed B block
- * would be used by one A block only: then each B micro-panel is packed
- * just before its ir loop into a kc x NR buffer that stays in L1, instead
- * of the whole kc x nc block first (which, for M = 1..32 and a large B,
- * wrote and re-read all of B through memory on every call).  The kernels
- * see the same packed data either way.
+ * would be used by one A block only: then B is packed JIT_PANELS micro-
+ * panels at a time just before their ir loops, into a buffer that stays
+ * in L2 (rows are still read in 512-byte pieces, see pack_bf16_vnni.c),
+ * instead of the whole kc x nc block first (which, for M = 1..32 and a
+ * large B, wrote and re-read all of B through memory on every call).
+ * The kernels see the same packed data either way.
  */
 static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 		      size_t n1)
@@ -119,8 +122,10 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	size_t mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
 	size_t ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
 	size_t asz = mcmax * kcmax;
-	size_t bsz = pb ? 0 : (jit ? GEMM_NR : ncmax) * kcmax;
-	size_t csz = (jit ? GEMM_NR : ncmax) * sizeof(int32_t);
+	size_t nbuf = jit && ncmax > JIT_PANELS * GEMM_NR ?
+		      JIT_PANELS * GEMM_NR : ncmax;
+	size_t bsz = pb ? 0 : nbuf * kcmax;
+	size_t csz = nbuf * sizeof(int32_t);
 	uint8_t *abuf, *bbuf;
 	int32_t *cbuf;
 
@@ -178,10 +183,16 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 						corr + jr / GEMM_NR * cstride : NULL;
 
 					if (jit) {
-						pack_b(j, pc, kcb, jc + jr, nr, bbuf,
-						       bstride, need_corr ? cbuf : NULL);
-						bpj = bbuf;
-						cj = need_corr ? cbuf : NULL;
+						size_t g = jr / GEMM_NR % JIT_PANELS;
+
+						if (!g)
+							pack_b(j, pc, kcb, jc + jr,
+							       ncb - jr < JIT_PANELS * GEMM_NR ?
+							       ncb - jr : JIT_PANELS * GEMM_NR,
+							       bbuf, bstride,
+							       need_corr ? cbuf : NULL);
+						bpj = bbuf + g * bstride;
+						cj = need_corr ? cbuf + g * GEMM_NR : NULL;
 					}
 
 					for (size_t ir = 0; ir < mcb; ir += mr) {
