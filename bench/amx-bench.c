@@ -9,7 +9,13 @@
  * B pre-packed (plus the packing cost), % of the measured peak and the
  * libamx/oneDNN ratio.  Best of N runs, C restored before each.
  *
- *   amx-bench [--quick] [--max N] [--reps N] [--csv FILE] [--png FILE]
+ *   amx-bench [--quick] [--max N] [--reps N] [--shapes MxNxK,...]
+ *             [--threads N] [--csv FILE] [--png FILE]
+ *
+ * --shapes times exactly the given shapes (a model's own layers) instead
+ * of the built-in list.  The plot (--png, with --csv) shows, per type,
+ * libamx and oneDNN at 1 and N threads against each thread count's
+ * measured register peak.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -39,7 +45,8 @@ static const char *const type_name[] = { "bf16", "u8s8" };
 struct opts {
 	int quick, reps;
 	size_t max;
-	const char *csv, *png;
+	unsigned int threads;
+	const char *csv, *png, *shapes;
 };
 
 static double now(void)
@@ -360,7 +367,13 @@ static const char *backend_name(int b)
 	       b == AMX_GEMM_BACKEND_AVX512 ? "avx512" : "c";
 }
 
-static int write_png(const char *csv, const char *png, unsigned int nthr)
+/*
+ * Per type, one panel: GFLOPS of libamx and oneDNN at both thread counts
+ * over the shapes in run order (x = shape index, labelled MxNxK), and
+ * each thread count's measured peak as a dashed line.
+ */
+static int write_png(const char *csv, const char *png, const unsigned int thr[2],
+		     size_t shapes[][3], size_t nshapes)
 {
 	FILE *g;
 
@@ -372,27 +385,83 @@ static int write_png(const char *csv, const char *png, unsigned int nthr)
 	if (!g)
 		return -errno;
 	fprintf(g,
-		"set terminal pngcairo size 1000,600 noenhanced\n"
+		"set terminal pngcairo size 1400,700 noenhanced\n"
 		"set output '%s'\n"
 		"set datafile separator ','\n"
-		"set logscale x 2\n"
-		"set xlabel 'square size M = N = K'\n"
 		"set ylabel 'GFLOPS (GOPS for int8)'\n"
 		"set key top left\n"
-		"set title 'libamx vs oneDNN, square GEMM, %u thread(s)'\n"
-		"sq(t) = (strcol(1) eq t && $2 == %u && $3 == $4 && $4 == $5)\n"
-		"plot '%s' using (sq('bf16') ? $3 : 1/0):6 with linespoints title 'libamx bf16', "
-		"'' using (sq('bf16') ? $3 : 1/0):7 with linespoints title 'oneDNN bf16', "
-		"'' using (sq('u8s8') ? $3 : 1/0):6 with linespoints title 'libamx u8s8', "
-		"'' using (sq('u8s8') ? $3 : 1/0):7 with linespoints title 'oneDNN u8s8'\n",
-		png, nthr, nthr, csv);
+		"set xtics rotate by -45 font ',8'\n"
+		"set grid ytics\n"
+		"sel(t, n) = (strcol(1) eq t && $2 == n)\n"
+		"set multiplot layout 1,2 title 'libamx vs oneDNN, 1 and %u threads, against the measured peak'\n",
+		png, thr[1]);
+	fprintf(g, "set xtics (");
+	for (size_t i = 0; i < nshapes; i++)
+		fprintf(g, "%s'%zux%zux%zu' %zu", i ? ", " : "", shapes[i][0],
+			shapes[i][1], shapes[i][2], i);
+	fprintf(g, ")\nset xrange [-0.5:%zu.5]\n", nshapes ? nshapes - 1 : 0);
+	for (int t = 0; t < 2; t++) {
+		const char *ty = type_name[t];
+
+		fprintf(g, "set title '%s'\n", ty);
+		fprintf(g,
+			"plot '%s' using (sel('%s', %u) ? $18 : 1/0):6 with linespoints lw 2 title 'libamx %u thr', "
+			"'' using (sel('%s', %u) ? $18 : 1/0):6 with linespoints lw 2 title 'libamx %u thr', "
+			"'' using (sel('%s', %u) ? $18 : 1/0):7 with linespoints dt 2 title 'oneDNN %u thr', "
+			"'' using (sel('%s', %u) ? $18 : 1/0):7 with linespoints dt 2 title 'oneDNN %u thr', "
+			"'' using (sel('%s', %u) ? $18 : 1/0):14 with lines dt 3 lw 2 title 'peak %u thr', "
+			"'' using (sel('%s', %u) ? $18 : 1/0):14 with lines dt 3 lw 2 title 'peak %u thr'\n",
+			csv, ty, thr[0], thr[0],
+			ty, thr[1], thr[1],
+			ty, thr[0], thr[0],
+			ty, thr[1], thr[1],
+			ty, thr[0], thr[0],
+			ty, thr[1], thr[1]);
+	}
+	fprintf(g, "unset multiplot\n");
 	return pclose(g) ? -EIO : 0;
+}
+
+/* "MxNxK,MxNxK,..." into shapes; the count, or -1 */
+static int parse_shapes(const char *arg, size_t shapes[][3], size_t max)
+{
+	const char *p = arg;
+	size_t n = 0;
+
+	while (*p) {
+		unsigned long long v[3];
+		char *end;
+
+		for (int d = 0; d < 3; d++) {
+			if (*p < '0' || *p > '9')
+				return -1;
+			v[d] = strtoull(p, &end, 10);
+			if (!v[d] || v[d] > 65536)
+				return -1;
+			p = end;
+			if (d < 2 && *p++ != 'x')
+				return -1;
+		}
+		if (n == max)
+			return -1;
+		shapes[n][0] = v[0];
+		shapes[n][1] = v[1];
+		shapes[n][2] = v[2];
+		n++;
+		if (*p == ',')
+			p++;
+		else if (*p)
+			return -1;
+	}
+	return n ? (int)n : -1;
 }
 
 static void usage(void)
 {
 	fprintf(stderr, "usage: amx-bench [--quick] [--max N] [--reps N] "
-			"[--csv FILE] [--png FILE]\n");
+			"[--shapes MxNxK,...] [--threads N] [--csv FILE] [--png FILE]\n"
+			"  --shapes   time these shapes instead of the built-in list\n"
+			"  --threads  the second thread count (default: the pool's)\n");
 	exit(2);
 }
 
@@ -421,6 +490,10 @@ int main(int argc, char **argv)
 			o.csv = argv[++i];
 		else if (!strcmp(argv[i], "--png") && i + 1 < argc)
 			o.png = argv[++i];
+		else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
+			o.shapes = argv[++i];
+		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
+			o.threads = (unsigned int)strtoul(argv[++i], NULL, 0);
 		else
 			usage();
 	}
@@ -436,7 +509,7 @@ int main(int argc, char **argv)
 		avx512 = info.cpu & (AMX_CPU_AVX512_BF16 | AMX_CPU_AVX512_VNNI);
 	amx_set_num_threads(0);
 	thr[0] = 1;
-	thr[1] = (unsigned int)amx_get_num_threads();
+	thr[1] = o.threads ? o.threads : (unsigned int)amx_get_num_threads();
 #ifdef HAVE_DNNL
 	if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success ||
 	    dnnl_stream_create(&strm, eng, dnnl_stream_default_flags) != dnnl_success) {
@@ -445,11 +518,21 @@ int main(int argc, char **argv)
 	}
 #endif
 
-	for (size_t s = 16; s <= o.max; s *= 2) {
+	if (o.shapes) {
+		int n = parse_shapes(o.shapes, shapes, 64);
+
+		if (n < 0) {
+			fprintf(stderr, "amx-bench: --shapes wants MxNxK[,MxNxK...] "
+				"(at most 64, each dimension 1..65536)\n");
+			return 2;
+		}
+		nshapes = (size_t)n;
+	}
+	for (size_t s = 16; !o.shapes && s <= o.max; s *= 2) {
 		shapes[nshapes][0] = shapes[nshapes][1] = shapes[nshapes][2] = s;
 		nshapes++;
 	}
-	for (size_t i = 0; !o.quick && i < 2; i++)
+	for (size_t i = 0; !o.quick && !o.shapes && i < 2; i++)
 		for (size_t j = 0; j < 5; j++) {
 			if (llm_nk[i][0] > o.max * 4 || llm_nk[i][1] > o.max * 4)
 				continue;
@@ -502,7 +585,7 @@ int main(int argc, char **argv)
 		fprintf(csv, "type,threads,m,n,k,libamx_gflops,onednn_gflops,"
 			"ratio,libamx_packed_gflops,onednn_packed_gflops,"
 			"packed_ratio,libamx_pack_ms,onednn_pack_ms,peak_gflops,"
-			"libamx_pct_peak,libamx_backend,onednn_impl\n");
+			"libamx_pct_peak,libamx_backend,onednn_impl,shape_index,shape\n");
 	}
 	printf("%-4s %3s %17s | %8s %5s %8s %6s | %8s %8s %6s | %9s %9s | %s\n",
 	       "type", "thr", "M x N x K", "libamx", "%peak", "oneDNN", "ratio",
@@ -538,19 +621,20 @@ int main(int argc, char **argv)
 				if (csv)
 					fprintf(csv, "%s,%u,%zu,%zu,%zu,%.3f,%.3f,"
 						"%.4f,%.3f,%.3f,%.4f,%.4f,%.4f,"
-						"%.1f,%.2f,%s,%s\n",
+						"%.1f,%.2f,%s,%s,%zu,%s\n",
 						type_name[type], r.thr, r.m,
 						r.n, r.k, r.amx, r.dnnl,
 						r.amx / r.dnnl, r.amx_pk,
 						r.dnnl_pk, r.amx_pk / r.dnnl_pk,
 						r.amx_pack_ms, r.dnnl_pack_ms,
 						r.peak, 100 * r.amx / r.peak,
-						backend_name(be), r.impl);
+						backend_name(be), r.impl, s,
+						shape);
 			}
 	}
 	if (csv) {
 		fclose(csv);
-		if (o.png && write_png(o.csv, o.png, thr[1]))
+		if (o.png && write_png(o.csv, o.png, thr, shapes, nshapes))
 			fprintf(stderr, "amx-bench: gnuplot failed\n");
 	} else if (o.png) {
 		fprintf(stderr, "amx-bench: --png needs --csv\n");

@@ -17,8 +17,6 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "amx_gemm.h"
-
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -332,6 +330,145 @@ AMX_API int amx_unpack_b_bf16(amx_bf16 *b, const void *src, size_t k,
 			      size_t n, size_t ldb);
 AMX_API int amx_unpack_b_i8(int8_t *b, const void *src, size_t k, size_t n,
 			    size_t ldb);
+
+/* --------------------------------------------------------------------
+ * GEMM
+ *
+ * bf16 and int8 matrix multiply on AMX, with an AVX-512 BF16/VNNI and a
+ * portable C fallback behind the same calls.  All matrices are row-major.
+ * Every function returns 0 or a negative errno value and never modifies
+ * errno.  See amx_gemm_bf16(3).
+ * ------------------------------------------------------------------ */
+
+/* flags */
+#define AMX_GEMM_ACCUMULATE	(1u << 0)	/* C += A*B instead of C = A*B */
+
+/* element types of a pre-packed B */
+enum amx_gemm_type {
+	AMX_GEMM_BF16 = 1,	/* bf16 B, for amx_gemm_bf16_packed() */
+	AMX_GEMM_S8 = 2,	/* int8 B, for amx_gemm_{s8s8,u8s8}_packed() */
+};
+
+/* which implementation a call made now would use */
+enum amx_gemm_backend {
+	AMX_GEMM_BACKEND_AMX = 1,	/* AMX tiles */
+	AMX_GEMM_BACKEND_AVX512 = 2,	/* AVX-512 BF16 / VNNI */
+	AMX_GEMM_BACKEND_C = 3,		/* portable C */
+};
+
+/*
+ * C[m x n] (+)= A[m x k] * B[k x n]; bf16 inputs, fp32 accumulation/output.
+ * bf16 values are the upper 16 bits of an IEEE fp32 (see amx_fp32_to_bf16()).
+ */
+AMX_API int amx_gemm_bf16(unsigned int flags, size_t m, size_t n, size_t k,
+			  const amx_bf16 *a, size_t lda, const amx_bf16 *b,
+			  size_t ldb, float *c, size_t ldc);
+
+/* C (+)= A * B with signed 8-bit A and B, int32 C (wrap-around on overflow) */
+AMX_API int amx_gemm_s8s8(unsigned int flags, size_t m, size_t n, size_t k,
+			  const int8_t *a, size_t lda, const int8_t *b,
+			  size_t ldb, int32_t *c, size_t ldc);
+
+/* C (+)= A * B with unsigned 8-bit A, signed 8-bit B, int32 C */
+AMX_API int amx_gemm_u8s8(unsigned int flags, size_t m, size_t n, size_t k,
+			  const uint8_t *a, size_t lda, const int8_t *b,
+			  size_t ldb, int32_t *c, size_t ldc);
+
+/* A B[k x n] re-laid out once for reuse with many A of any row count. */
+struct amx_packed_b;
+
+AMX_API int amx_packed_b_create(struct amx_packed_b **pb,
+				enum amx_gemm_type type, size_t k, size_t n,
+				const void *b, size_t ldb);
+AMX_API void amx_packed_b_free(struct amx_packed_b *pb);
+/* bytes held by the packed copy (0 for NULL) */
+AMX_API size_t amx_packed_b_size(const struct amx_packed_b *pb);
+
+AMX_API int amx_gemm_bf16_packed(unsigned int flags, size_t m,
+				 const amx_bf16 *a, size_t lda,
+				 const struct amx_packed_b *b, float *c,
+				 size_t ldc);
+AMX_API int amx_gemm_s8s8_packed(unsigned int flags, size_t m,
+				 const int8_t *a, size_t lda,
+				 const struct amx_packed_b *b, int32_t *c,
+				 size_t ldc);
+AMX_API int amx_gemm_u8s8_packed(unsigned int flags, size_t m,
+				 const uint8_t *a, size_t lda,
+				 const struct amx_packed_b *b, int32_t *c,
+				 size_t ldc);
+
+/*
+ * Library thread pool: n workers (including the caller); 0 restores the
+ * default (AMX_NUM_THREADS, else one per physical core of the affinity mask).
+ */
+AMX_API int amx_set_num_threads(unsigned int n);
+AMX_API int amx_get_num_threads(void);
+
+/*
+ * enum amx_gemm_backend that a GEMM call on @type made now by this process
+ * would use (AMX only once amx_request() succeeded), or -EINVAL.
+ */
+AMX_API int amx_gemm_backend(enum amx_gemm_type type);
+
+/*
+ * Cache blocking of the GEMM, per backend and operation (see
+ * amx_gemm_get_blocking(3) and amx-tune(1)).  Sizes are in elements.
+ */
+enum amx_gemm_op {
+	AMX_GEMM_OP_BF16 = 1,	/* amx_gemm_bf16*() */
+	AMX_GEMM_OP_S8S8 = 2,	/* amx_gemm_s8s8*() */
+	AMX_GEMM_OP_U8S8 = 3,	/* amx_gemm_u8s8*() */
+};
+
+/* where the blocking in force came from */
+enum amx_gemm_blocking_source {
+	AMX_GEMM_BLOCKING_DEFAULT = 0,	/* built into the library */
+	AMX_GEMM_BLOCKING_FILE = 1,	/* the tuning file (amx-tune) */
+	AMX_GEMM_BLOCKING_ENV = 2,	/* AMX_GEMM_BLOCKS */
+	AMX_GEMM_BLOCKING_API = 3,	/* amx_gemm_set_blocking() */
+};
+
+struct amx_gemm_blocking {
+	uint32_t kc;		/* K block */
+	uint32_t mc;		/* M block (rows of packed A) */
+	uint32_t nc;		/* N block (columns of packed B) */
+	uint32_t prefetch;	/* micro-kernel prefetch distance, K steps; 0 off */
+	uint32_t source;	/* enum amx_gemm_blocking_source (get only) */
+	uint32_t reserved[3];
+};
+
+/*
+ * The blocking calls on @op would use on @backend now.  Returns 0 or
+ * -EINVAL.  The first call (or first GEMM) reads the tuning file and
+ * AMX_GEMM_BLOCKS.
+ */
+AMX_API int amx_gemm_get_blocking(enum amx_gemm_backend backend,
+				  enum amx_gemm_op op,
+				  struct amx_gemm_blocking *b);
+/*
+ * Use @b for @op on @backend in this process from the next call on
+ * (kc rounded up to 64 bytes, mc to the micro-kernel's rows, nc to 32);
+ * NULL goes back to defaults, file and environment.  Returns 0, or
+ * -EINVAL (a size 0 or too large: kc, mc > 8192, nc > 65536,
+ * prefetch > 64).
+ */
+AMX_API int amx_gemm_set_blocking(enum amx_gemm_backend backend,
+				  enum amx_gemm_op op,
+				  const struct amx_gemm_blocking *b);
+/*
+ * Write the blocking in force (every backend and operation whose values
+ * are not the built-in defaults) as a tuning file for this CPU to @path, or with NULL to the user's file
+ * ($XDG_CACHE_HOME/libamx/gemm-blocking, else ~/.cache/libamx/...),
+ * creating its directory.  Returns 0 or -errno.
+ */
+AMX_API int amx_gemm_blocking_save(const char *path);
+/*
+ * The tuning file the library read (or the last one it rejected), NULL
+ * when none was found; *status (if not NULL): 0 used, -ENOENT none,
+ * -EINVAL malformed, -EPROTO another format version, -ESTALE made on
+ * another CPU.
+ */
+AMX_API const char *amx_gemm_blocking_file(int *status);
 
 #ifdef __cplusplus
 }

@@ -192,6 +192,8 @@ static void emu_tile_release(void)
 
 #include "../libamx/gemm/gemm.c"
 #include "../libamx/gemm/gemm_cpu.c"
+#include "../libamx/gemm/gemm_backends.c"
+#include "../libamx/gemm/gemm_blocks.c"
 #include "../libamx/gemm/gemm_ref.c"
 #include "../libamx/gemm/pack_a.c"
 #include "../libamx/gemm/pack_bf16_vnni.c"
@@ -206,19 +208,19 @@ static void emu_tile_release(void)
 /* never selected here: the backend is AMX */
 void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc)
+			  const int32_t *corr, int acc, size_t pf)
 {
 	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
-	(void)ldc; (void)corr; (void)acc;
+	(void)ldc; (void)corr; (void)acc; (void)pf;
 	abort();
 }
 
 void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc)
+			  const int32_t *corr, int acc, size_t pf)
 {
 	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
-	(void)ldc; (void)corr; (void)acc;
+	(void)ldc; (void)corr; (void)acc; (void)pf;
 	abort();
 }
 
@@ -239,6 +241,37 @@ int main(void)
 		t_grid(T_BF16, th == 2, what);
 		t_grid(T_S8S8, th == 2, what);
 		t_grid(T_U8S8, th == 2, what);
+	}
+	/* odd blockings (and the prefetch path) on the AMX kernels */
+	amx_set_num_threads(1);
+	{
+		static const struct amx_gemm_blocking odd[] = {
+			{ .kc = 1, .mc = 1, .nc = 1, .prefetch = 1 },
+			{ .kc = 100, .mc = 40, .nc = 70, .prefetch = 3 },
+		};
+		static const size_t shapes[][3] = {
+			{ 1, 1, 1 }, { 17, 33, 65 }, { 70, 40, 300 }, { 33, 100, 129 },
+		};
+
+		for (size_t i = 0; i < 2; i++) {
+			unsigned int bad = 0, cases = 0;
+			double worst = 0;
+
+			for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
+				amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, &odd[i]);
+			for (int type = T_BF16; type <= T_U8S8; type++)
+				for (size_t s = 0; s < 4; s++)
+					for (int v = 0; v < 2; v++, cases++)
+						bad += !t_run_case(type, shapes[s][0],
+								   shapes[s][1],
+								   shapes[s][2], v, v,
+								   (int)s & 1, &worst);
+			t_result(!bad, "amx-model kc %u mc %u nc %u prefetch %u: "
+				 "%u cases, %u wrong", odd[i].kc, odd[i].mc,
+				 odd[i].nc, odd[i].prefetch, cases, bad);
+		}
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
+			amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
 	}
 	printf("# %lu TDP instructions modelled\n", emu_ops);
 	t_result(emu_ops > 0, "the AMX micro-kernels ran");

@@ -16,7 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "amx_gemm.h"
+#include <amx.h>
 #include "amx_test.h"
 
 /* helpers a given test may not use */

@@ -28,3 +28,9 @@ amx_add_test(NAME gemm_tile_state SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tile_st
 # (the library they test keeps the build's flags)
 target_compile_options(test_gemm_bf16 PRIVATE -O2)
 target_compile_options(test_gemm_int8 PRIVATE -O2)
+# blocking: tuning file, AMX_GEMM_BLOCKS, odd blockings on every backend
+amx_add_test(NAME gemm_blocking SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_blocking.c
+	LABELS gemm GUEST_DEFAULT_ONLY)
+# amx-tune's sweep, bounded, and the file it writes read back
+amx_add_test(NAME gemm_tune SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tune.c
+	LABELS gemm GUEST_DEFAULT_ONLY)

@@ -73,6 +73,20 @@ def main():
         check(js["force_fallback"] == mode and js["force_fallback_ignored"] == ignored and
               ("IGNORED" in human) == ignored,
               f"AMX_FORCE_FALLBACK={value!r}: mode {mode}, ignored {ignored}")
+    blk = doc.get("gemm_blocking", [])
+    check(len(blk) == 9 and {(b["backend"], b["op"]) for b in blk} ==
+          {(be, op) for be in ("amx", "avx512", "c") for op in ("bf16", "s8s8", "u8s8")},
+          "gemm_blocking: every backend and op")
+    check(all(b["kc"] > 0 and b["mc"] > 0 and b["nc"] > 0 and
+              b["source"] in ("default", "file", "env", "api") for b in blk),
+          "gemm_blocking: sizes and sources")
+    env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24")
+    run2 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
+                          text=True, env=env)
+    c_bf16 = [b for b in json.loads(run2.stdout)["gemm_blocking"]
+              if b["backend"] == "c" and b["op"] == "bf16"]
+    check(c_bf16 and c_bf16[0]["kc"] == 64 and c_bf16[0]["mc"] == 24 and
+          c_bf16[0]["source"] == "env", "AMX_GEMM_BLOCKS shows as source env")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
     check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
     print(f"1..{len(results)}")

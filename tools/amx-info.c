@@ -150,6 +150,79 @@ static void json_str(const char *key, const char *v, bool comma)
 	printf("%s\n", comma ? "," : "");
 }
 
+/* ---- GEMM blocking in force ---------------------------------------- */
+
+static const char *const be_names[] = { "", "amx", "avx512", "c" };
+static const char *const op_names[] = { "", "bf16", "s8s8", "u8s8" };
+static const char *const src_names[] = { "default", "file", "env", "api" };
+
+static const char *file_status_text(int st)
+{
+	switch (st) {
+	case 0: return "used";
+	case -ENOENT: return "none found";
+	case -EPROTO: return "ignored: another format version";
+	case -ESTALE: return "ignored: made on another CPU";
+	default: return "ignored: malformed";
+	}
+}
+
+static const char *src_name(uint32_t s)
+{
+	return s < 4 ? src_names[s] : "?";
+}
+
+static void print_blocking_json(void)
+{
+	int st;
+	const char *file = amx_gemm_blocking_file(&st);
+
+	printf("  \"gemm_blocking_file\": ");
+	if (file)
+		json_escaped(file);
+	else
+		printf("null");
+	printf(",\n  \"gemm_blocking_file_status\": %d,\n", st);
+	printf("  \"gemm_blocking\": [");
+	for (int be = AMX_GEMM_BACKEND_AMX; be <= AMX_GEMM_BACKEND_C; be++)
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
+			struct amx_gemm_blocking b;
+
+			amx_gemm_get_blocking(be, op, &b);
+			printf("%s\n    {\"backend\": \"%s\", \"op\": \"%s\", "
+			       "\"kc\": %u, \"mc\": %u, \"nc\": %u, "
+			       "\"prefetch\": %u, \"source\": \"%s\"}",
+			       be == 1 && op == 1 ? "" : ",", be_names[be],
+			       op_names[op], b.kc, b.mc, b.nc, b.prefetch,
+			       src_name(b.source));
+		}
+	printf("\n  ],\n");
+}
+
+static void print_blocking_human(void)
+{
+	int st, inuse[2] = { amx_gemm_backend(AMX_GEMM_BF16),
+			     amx_gemm_backend(AMX_GEMM_S8) };
+	const char *file = amx_gemm_blocking_file(&st);
+
+	printf("GEMM:       backend bf16 %s, int8 %s; tuning file %s%s%s\n",
+	       be_names[inuse[0] > 0 && inuse[0] < 4 ? inuse[0] : 0],
+	       be_names[inuse[1] > 0 && inuse[1] < 4 ? inuse[1] : 0],
+	       file ? file : "", file ? " " : "", file_status_text(st));
+	printf("Blocking:   backend op       kc     mc     nc  prefetch  source\n");
+	for (int be = AMX_GEMM_BACKEND_AMX; be <= AMX_GEMM_BACKEND_C; be++)
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
+			struct amx_gemm_blocking b;
+
+			amx_gemm_get_blocking(be, op, &b);
+			printf("            %-7s %-4s %6u %6u %6u  %8u  %s%s\n",
+			       be_names[be], op_names[op], b.kc, b.mc, b.nc,
+			       b.prefetch, src_name(b.source),
+			       (op == 1 && be == inuse[0]) ||
+			       (op > 1 && be == inuse[1]) ? " (in use)" : "");
+		}
+}
+
 static void print_json(const struct amx_info *in, const struct cpu_names *n,
 		       int request, bool asked)
 {
@@ -191,6 +264,7 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	       in->force_fallback, in->force_fallback_ignored ? "true" : "false");
 	json_str("status_text", amx_strerror(in->status), true);
 	printf("  \"request_result\": %d,\n", request);
+	print_blocking_json();
 	printf("  \"proc\": [");
 	for (p = 0; p < nproc_lines; p++) {
 		printf("%s", p ? ", " : "");
@@ -265,6 +339,7 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 		       in->alloc_sync ? " (tile buffers allocated up front)" : "");
 	printf("AMX:        %s\n", in->status ? amx_strerror(in->status) : "usable");
 	print_force(in);
+	print_blocking_human();
 }
 
 static void usage(FILE *f)

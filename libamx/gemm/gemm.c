@@ -16,8 +16,9 @@
 
 #include "gemm.h"
 
-#define AMX_EXPORT_FN __attribute__((visibility("default")))
 #define PACKED_B_MAGIC 0x616d7862u	/* "amxb" */
+/* B micro-panels packed at a time on the small-M path */
+#define JIT_PANELS 8
 /* below this many flops a second thread costs more than it brings */
 #define GEMM_MT_MIN_FLOPS (4.0 * 1024 * 1024)
 
@@ -35,7 +36,7 @@ struct amx_packed_b {
 
 struct gemm_job {
 	enum gemm_op op;
-	int backend;
+	const struct gemm_backend *be;
 	unsigned int flags;
 	size_t m, n, k, esz;
 	const uint8_t *a;
@@ -46,11 +47,15 @@ struct gemm_job {
 	uint8_t *c;
 	size_t ldc;		/* elements; C elements are 4 bytes */
 	struct gemm_blocks bs;
-	size_t mr;
-	gemm_ukr_fn ukr;
 	unsigned int next_task;
 	int err;
 };
+
+/* the pool's threads take AMX's first-use cost when the pool starts */
+__attribute__((constructor)) static void gemm_pool_hook(void)
+{
+	amx_pool_set_thread_start(gemm_amx_warmup);
+}
 
 /* per-thread packing buffer, kept between calls */
 static pthread_key_t tbuf_key;
@@ -81,18 +86,6 @@ static void *tbuf_get(size_t size)
 	return p;
 }
 
-static gemm_ukr_fn pick_ukr(enum gemm_op op, int backend)
-{
-	if (backend == AMX_GEMM_BACKEND_AMX)
-		return op == GEMM_OP_BF16 ? gemm_ukr_amx_bf16 :
-		       op == GEMM_OP_S8S8 ? gemm_ukr_amx_s8s8 :
-					    gemm_ukr_amx_u8s8;
-	if (backend == AMX_GEMM_BACKEND_AVX512)
-		return op == GEMM_OP_BF16 ? gemm_ukr_avx512_bf16 :
-					    gemm_ukr_avx512_u8s8;
-	return op == GEMM_OP_BF16 ? gemm_ukr_c_bf16 : gemm_ukr_c_u8s8;
-}
-
 static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 		   size_t ncb, uint8_t *dst, size_t stride, int32_t *corr)
 {
@@ -104,21 +97,35 @@ static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 			       j->ldb, (int8_t *)dst, stride, corr, GEMM_NR);
 }
 
-/* the loop nest over C[m0:m1, n0:n1] */
+/*
+ * The loop nest over C[m0:m1, n0:n1].  When the rows fit one MC block
+ * (small M: LLM decoding, or the rows a thread got), a packed B block
+ * would be used by one A block only: then B is packed JIT_PANELS micro-
+ * panels at a time just before their ir loops, into a buffer that stays
+ * in L2 (rows are still read in 512-byte pieces, see pack_bf16_vnni.c),
+ * instead of the whole kc x nc block first (which, for M = 1..32 and a
+ * large B, wrote and re-read all of B through memory on every call).
+ * The kernels see the same packed data either way.
+ */
 static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 		      size_t n1)
 {
 	const struct amx_packed_b *pb = j->pb;
+	const struct gemm_backend *be = j->be;
+	gemm_ukr_fn ukr = be->ukr[j->op];
 	size_t esz = j->esz, kc = pb ? pb->kc : j->bs.kc;
-	size_t mc = j->bs.mc, nc = j->bs.nc;
-	int amx = j->backend == AMX_GEMM_BACKEND_AMX;
-	int need_corr = !amx && j->op == GEMM_OP_S8S8;
+	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr, pf = j->bs.pf;
+	int need_corr = !!(be->corr_ops & (1u << j->op));
+	int jit = !pb && m1 - m0 <= mc;	/* pack B per micro-panel */
 	uint8_t flip = need_corr ? 0x80 : 0;
 	size_t kcmax = gemm_round_up((kc < j->k ? kc : j->k) * esz, 64);
-	size_t mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, GEMM_MR_AMX);
+	size_t mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
 	size_t ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
-	size_t asz = mcmax * kcmax, bsz = pb ? 0 : ncmax * kcmax;
-	size_t csz = ncmax * sizeof(int32_t);
+	size_t asz = mcmax * kcmax;
+	size_t nbuf = jit && ncmax > JIT_PANELS * GEMM_NR ?
+		      JIT_PANELS * GEMM_NR : ncmax;
+	size_t bsz = pb ? 0 : nbuf * kcmax;
+	size_t csz = nbuf * sizeof(int32_t);
 	uint8_t *abuf, *bbuf;
 	int32_t *cbuf;
 
@@ -149,6 +156,9 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 				if (need_corr)
 					corr = pb->corr + panel * cstride +
 					       pc / kc * GEMM_NR;
+			} else if (jit) {		/* below, per panel */
+				bstride = kcpad * GEMM_NR;
+				bp = bbuf;
 			} else {			/* pack B */
 				bstride = kcpad * GEMM_NR;
 				pack_b(j, pc, kcb, jc, ncb, bbuf, bstride,
@@ -162,12 +172,8 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 				size_t mcb = m1 - ic < mc ? m1 - ic : mc;
 				const uint8_t *ablk = j->a + ic * j->lda + pc * esz;
 
-				if (amx)			/* pack A */
-					gemm_pack_a_tile(mcb, kcb * esz, ablk,
-							 j->lda, abuf);
-				else
-					gemm_pack_a_vnni(mcb, kcb * esz, ablk,
-							 j->lda, abuf, flip);
+				be->pack_a(mcb, kcb * esz, ablk, j->lda, abuf,
+					   flip);
 
 				for (size_t jr = 0; jr < ncb; jr += GEMM_NR) {
 					size_t nr = ncb - jr < GEMM_NR ?
@@ -176,15 +182,28 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 					const int32_t *cj = corr ?
 						corr + jr / GEMM_NR * cstride : NULL;
 
-					for (size_t ir = 0; ir < mcb; ir += j->mr) {
-						size_t mr = mcb - ir < j->mr ?
-							    mcb - ir : j->mr;
+					if (jit) {
+						size_t g = jr / GEMM_NR % JIT_PANELS;
 
-						j->ukr(mr, nr, kcpad,
-						       abuf + ir * kcpad, bpj,
-						       j->c + ((ic + ir) * j->ldc +
-							       jc + jr) * 4,
-						       j->ldc, cj, acc);
+						if (!g)
+							pack_b(j, pc, kcb, jc + jr,
+							       ncb - jr < JIT_PANELS * GEMM_NR ?
+							       ncb - jr : JIT_PANELS * GEMM_NR,
+							       bbuf, bstride,
+							       need_corr ? cbuf : NULL);
+						bpj = bbuf + g * bstride;
+						cj = need_corr ? cbuf + g * GEMM_NR : NULL;
+					}
+
+					for (size_t ir = 0; ir < mcb; ir += mr) {
+						size_t mrb = mcb - ir < mr ?
+							     mcb - ir : mr;
+
+						ukr(mrb, nr, kcpad,
+						    abuf + ir * kcpad, bpj,
+						    j->c + ((ic + ir) * j->ldc +
+							    jc + jr) * 4,
+						    j->ldc, cj, acc, pf);
 					}
 				}
 			}
@@ -197,7 +216,7 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 static void choose_grid(const struct gemm_job *j, unsigned int nthr,
 			unsigned int *tm, unsigned int *tn)
 {
-	size_t um = (j->m + j->mr - 1) / j->mr;
+	size_t um = (j->m + j->be->mr - 1) / j->be->mr;
 	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;
 	size_t best = (size_t)-1;
 
@@ -228,16 +247,17 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	struct gemm_job *j = arg;
 	unsigned int tasks = nthr > 1 ? 2 * nthr : 1, tm, tn, t;
-	size_t um = (j->m + j->mr - 1) / j->mr;
+	size_t mr = j->be->mr;
+	size_t um = (j->m + mr - 1) / mr;
 	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;
-	int amx = j->backend == AMX_GEMM_BACKEND_AMX, begun = 0, ret = 0;
+	int begun = 0, ret = 0;
 
 	(void)tid;
 	choose_grid(j, tasks, &tm, &tn);
 	while (!ret && (t = __atomic_fetch_add(&j->next_task, 1,
 					       __ATOMIC_RELAXED)) < tasks) {
 		unsigned int ti = t / tn, tj = t % tn;
-		size_t m0 = um * ti / tm * j->mr, m1 = um * (ti + 1) / tm * j->mr;
+		size_t m0 = um * ti / tm * mr, m1 = um * (ti + 1) / tm * mr;
 		size_t n0 = un * tj / tn * GEMM_NR, n1 = un * (tj + 1) / tn * GEMM_NR;
 
 		if (m1 > j->m)
@@ -246,16 +266,16 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 			n1 = j->n;
 		if (m0 >= m1 || n0 >= n1)
 			continue;
-		if (amx && !begun) {
-			ret = gemm_amx_begin();	/* once per call per thread */
+		if (j->be->thread_begin && !begun) {
+			ret = j->be->thread_begin(); /* once per call and thread */
 			if (ret)
 				break;
 			begun = 1;
 		}
 		ret = gemm_block(j, m0, m1, n0, n1);
 	}
-	if (begun)
-		gemm_amx_end();
+	if (begun && j->be->thread_end)
+		j->be->thread_end();
 	if (ret)
 		__atomic_store_n(&j->err, ret, __ATOMIC_RELAXED);
 }
@@ -327,7 +347,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 
 	memset(&j, 0, sizeof(j));
 	j.op = op;
-	j.backend = gemm_select_backend(op);
+	j.be = gemm_select_backend(op);
 	j.flags = flags;
 	j.m = m;
 	j.n = n;
@@ -340,25 +360,21 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	j.pb = pb;
 	j.c = c;
 	j.ldc = ldc;
-	gemm_blocks_get(op, &j.bs);
-	j.mr = j.backend == AMX_GEMM_BACKEND_AMX ? GEMM_MR_AMX : GEMM_MR_AVX;
-	j.ukr = pick_ukr(op, j.backend);
+	gemm_blocks_get(j.be, op, &j.bs, NULL);
 
 	want = 2.0 * m * n * k < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
 	amx_pool_run(gemm_thread, &j, want);
 	return j.err;
 }
 
-AMX_EXPORT_FN
 int amx_gemm_bf16(unsigned int flags, size_t m, size_t n, size_t k,
-		  const uint16_t *a, size_t lda, const uint16_t *b, size_t ldb,
+		  const amx_bf16 *a, size_t lda, const amx_bf16 *b, size_t ldb,
 		  float *c, size_t ldc)
 {
 	return gemm_run(GEMM_OP_BF16, flags, m, n, k, a, lda, b, ldb, NULL,
 			c, ldc);
 }
 
-AMX_EXPORT_FN
 int amx_gemm_s8s8(unsigned int flags, size_t m, size_t n, size_t k,
 		  const int8_t *a, size_t lda, const int8_t *b, size_t ldb,
 		  int32_t *c, size_t ldc)
@@ -367,7 +383,6 @@ int amx_gemm_s8s8(unsigned int flags, size_t m, size_t n, size_t k,
 			c, ldc);
 }
 
-AMX_EXPORT_FN
 int amx_gemm_u8s8(unsigned int flags, size_t m, size_t n, size_t k,
 		  const uint8_t *a, size_t lda, const int8_t *b, size_t ldb,
 		  int32_t *c, size_t ldc)
@@ -376,8 +391,7 @@ int amx_gemm_u8s8(unsigned int flags, size_t m, size_t n, size_t k,
 			c, ldc);
 }
 
-AMX_EXPORT_FN
-int amx_gemm_bf16_packed(unsigned int flags, size_t m, const uint16_t *a,
+int amx_gemm_bf16_packed(unsigned int flags, size_t m, const amx_bf16 *a,
 			 size_t lda, const struct amx_packed_b *b, float *c,
 			 size_t ldc)
 {
@@ -387,7 +401,6 @@ int amx_gemm_bf16_packed(unsigned int flags, size_t m, const uint16_t *a,
 			c, ldc);
 }
 
-AMX_EXPORT_FN
 int amx_gemm_s8s8_packed(unsigned int flags, size_t m, const int8_t *a,
 			 size_t lda, const struct amx_packed_b *b, int32_t *c,
 			 size_t ldc)
@@ -398,7 +411,6 @@ int amx_gemm_s8s8_packed(unsigned int flags, size_t m, const int8_t *a,
 			c, ldc);
 }
 
-AMX_EXPORT_FN
 int amx_gemm_u8s8_packed(unsigned int flags, size_t m, const uint8_t *a,
 			 size_t lda, const struct amx_packed_b *b, int32_t *c,
 			 size_t ldc)
@@ -415,7 +427,6 @@ int amx_gemm_u8s8_packed(unsigned int flags, size_t m, const uint8_t *a,
  * GEMM_NR columns (VNNI, zero-padded), so one K block is one sequential
  * stream; for int8 also the VNNI fallback's per-block column corrections.
  */
-AMX_EXPORT_FN
 int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 			size_t k, size_t n, const void *b, size_t ldb)
 {
@@ -438,7 +449,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	ret = span(k, n, ldb, esz, b, &lo, &hi);
 	if (ret)
 		return ret;
-	gemm_blocks_get(op, &bs);
+	gemm_blocks_get(gemm_select_backend(op), op, &bs, NULL);
 	if (k > SIZE_MAX / 2 - 64 || n > SIZE_MAX / 2 - GEMM_NR)
 		return -EOVERFLOW;
 	kpad = gemm_round_up(k * esz, 64);
@@ -486,7 +497,6 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	return 0;
 }
 
-AMX_EXPORT_FN
 void amx_packed_b_free(struct amx_packed_b *pb)
 {
 	/* freeing a handle twice is undefined, as for free(3) */
@@ -496,7 +506,6 @@ void amx_packed_b_free(struct amx_packed_b *pb)
 	free(pb);
 }
 
-AMX_EXPORT_FN
 size_t amx_packed_b_size(const struct amx_packed_b *pb)
 {
 	return pb && pb->magic == PACKED_B_MAGIC ? pb->bytes : 0;

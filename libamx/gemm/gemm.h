@@ -9,29 +9,106 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "amx_gemm.h"
+#include <amx.h>
 #include "internal.h"
+#include "../pool/pool.h"
 
 /* register/tile blocking */
 #define GEMM_NR		32	/* columns per B micro-panel: 2 AMX tiles, 2 zmm */
 #define GEMM_MR_AVX	12	/* rows of the AVX-512 / C micro-kernel */
 #define GEMM_MR_AMX	32	/* rows of the AMX micro-kernel: 2 tiles */
 #define GEMM_KGRAN_BYTES 64	/* K padded to one tile row: 32 bf16 / 64 int8 */
+#define GEMM_MR_MAX	32
 
-enum gemm_op { GEMM_OP_BF16, GEMM_OP_S8S8, GEMM_OP_U8S8 };
+enum gemm_op { GEMM_OP_BF16, GEMM_OP_S8S8, GEMM_OP_U8S8, GEMM_NOPS };
+enum { GEMM_NBACKENDS = 3 };	/* AMX_GEMM_BACKEND_AMX .. _C */
 
-/* cache blocksizes, in elements; kc multiple of 64, mc multiple of 96 */
+/*
+ * Cache blocksizes, in elements, and the micro-kernel's prefetch distance
+ * (K steps; 0 = none).  Any values in the ranges below give exact (int8)
+ * or bound-respecting (bf16) results; gemm_blocks_fix() rounds kc up to
+ * the K granule (64 bytes), mc to the backend's MR and nc to GEMM_NR.
+ */
 struct gemm_blocks {
-	size_t mc, nc, kc;
+	size_t mc, nc, kc, pf;
 };
 
-AMX_HIDDEN void gemm_blocks_get(enum gemm_op op, struct gemm_blocks *bs);
+#define GEMM_KC_MAX	8192
+#define GEMM_MC_MAX	8192
+#define GEMM_NC_MAX	65536
+#define GEMM_PF_MAX	64
+
+/* where the blocking in force came from */
+enum gemm_blocks_src {
+	GEMM_SRC_DEFAULT,	/* the backend's built-in defaults */
+	GEMM_SRC_FILE,		/* the tuning file */
+	GEMM_SRC_ENV,		/* AMX_GEMM_BLOCKS */
+	GEMM_SRC_API,		/* amx_gemm_set_blocking() */
+};
+
+/*
+ * Micro-kernel contract: C[mr x nr] (+)= Ap * Bp over kcpad_bytes of packed
+ * K (a multiple of 64).  Ap/Bp are one micro-panel each; corr (int8
+ * fallback only, else NULL) is added per column.  When !acc, C is not read.
+ * pf: prefetch distance in K steps (kernels that do not prefetch ignore it).
+ */
+typedef void (*gemm_ukr_fn)(size_t mr, size_t nr, size_t kcpad_bytes,
+			    const void *ap, const void *bp, void *c, size_t ldc,
+			    const int32_t *corr, int acc, size_t pf);
+
+/*
+ * A backend, as data: the driver's loops read this and never ask which
+ * backend they run.
+ */
+struct gemm_backend {
+	int id;				/* enum amx_gemm_backend */
+	const char *name;		/* "amx", "avx512", "c" */
+	size_t mr, nr;			/* micro-kernel block */
+	gemm_ukr_fn ukr[GEMM_NOPS];
+	/*
+	 * Pack an mc x kc_bytes block of A into mr-row micro-panels of
+	 * mr * kcpad bytes each; each byte XORed with @flip.
+	 */
+	void (*pack_a)(size_t mc, size_t kc_bytes, const uint8_t *a,
+		       size_t lda_bytes, uint8_t *dst, uint8_t flip);
+	/*
+	 * Ops (bit 1 << op) whose A is packed biased (flip 0x80) and whose
+	 * result gets the per-column correction (s8 x s8 on u8 x s8 VNNI).
+	 */
+	unsigned int corr_ops;
+	/* per calling thread around a job's blocks; NULL when not needed */
+	int (*thread_begin)(void);
+	void (*thread_end)(void);
+	/* the built-in blocking for @op on this CPU */
+	void (*default_blocks)(enum gemm_op op, struct gemm_blocks *bs);
+};
+
+AMX_HIDDEN extern const struct gemm_backend gemm_backend_amx;
+AMX_HIDDEN extern const struct gemm_backend gemm_backend_avx512;
+AMX_HIDDEN extern const struct gemm_backend gemm_backend_c;
+
+/* by enum amx_gemm_backend; NULL for others */
+AMX_HIDDEN const struct gemm_backend *gemm_backend_by_id(int id);
+
+/*
+ * The blocking in force for @be and @op (defaults, then the tuning file,
+ * then AMX_GEMM_BLOCKS, then amx_gemm_set_blocking(); the first call
+ * reads file and environment), already fixed up for @be.
+ */
+AMX_HIDDEN void gemm_blocks_get(const struct gemm_backend *be,
+				enum gemm_op op, struct gemm_blocks *bs,
+				enum gemm_blocks_src *src);
+/* round @bs to what @be needs; -EINVAL when a value is out of range */
+AMX_HIDDEN int gemm_blocks_fix(const struct gemm_backend *be,
+			       enum gemm_op op, struct gemm_blocks *bs);
+/* cache sizes in bytes (level 1..3), never 0 */
+AMX_HIDDEN long gemm_cache_size(int level);
 
 /* CPU features for the fallback (CPUID + XCR0), cached */
 AMX_HIDDEN int gemm_cpu_avx512bf16(void);
 AMX_HIDDEN int gemm_cpu_avx512vnni(void);
 AMX_HIDDEN int gemm_cpu_avx2(void);
-AMX_HIDDEN int gemm_select_backend(enum gemm_op op);
+AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op);
 
 /*
  * Packed B block: panels of GEMM_NR columns; panel j holds kcpad/g groups of
@@ -58,101 +135,107 @@ AMX_HIDDEN void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b,
 AMX_HIDDEN void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
 				 size_t lda_bytes, uint8_t *dst, uint8_t flip);
 AMX_HIDDEN void gemm_pack_a_tile(size_t mc, size_t kc_bytes, const uint8_t *a,
-				 size_t lda_bytes, uint8_t *dst);
+				 size_t lda_bytes, uint8_t *dst, uint8_t flip);
 
 static inline size_t gemm_round_up(size_t x, size_t to)
 {
 	return (x + to - 1) / to * to;
 }
 
-/*
- * Micro-kernel contract: C[mr x nr] (+)= Ap * Bp over kcpad_bytes of packed
- * K (a multiple of 64).  Ap/Bp are one micro-panel each; corr (int8
- * fallback only, else NULL) is added per column.  When !acc, C is not read.
- */
-typedef void (*gemm_ukr_fn)(size_t mr, size_t nr, size_t kcpad_bytes,
-			    const void *ap, const void *bp, void *c, size_t ldc,
-			    const int32_t *corr, int acc);
-
 AMX_HIDDEN void gemm_ukr_c_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 				const void *ap, const void *bp, void *c,
-				size_t ldc, const int32_t *corr, int acc);
+				size_t ldc, const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_c_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 				const void *ap, const void *bp, void *c,
-				size_t ldc, const int32_t *corr, int acc);
+				size_t ldc, const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 				     const void *ap, const void *bp, void *c,
-				     size_t ldc, const int32_t *corr, int acc);
+				     size_t ldc, const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 				     const void *ap, const void *bp, void *c,
-				     size_t ldc, const int32_t *corr, int acc);
+				     size_t ldc, const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 				  const void *ap, const void *bp, void *c,
-				  size_t ldc, const int32_t *corr, int acc);
+				  size_t ldc, const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_amx_s8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 				  const void *ap, const void *bp, void *c,
-				  size_t ldc, const int32_t *corr, int acc);
+				  size_t ldc, const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 				  const void *ap, const void *bp, void *c,
-				  size_t ldc, const int32_t *corr, int acc);
+				  size_t ldc, const int32_t *corr, int acc, size_t pf);
 
 /*
  * The AMX micro-kernels' C block: 32 x 32 four-byte elements (fp32 or
- * int32) as tiles 0-3 (2 x 2), s bytes between rows.  Load it (acc) or
- * zero it before the K loop, store it after.
+ * int32) as tiles 0-3 (2 x 2), s bytes between rows; with @half only the
+ * top 16 rows (tiles 0-1).  Load it (acc) or zero it before the K loop,
+ * store it after.
  */
-static inline void gemm_amx_c_begin(void *c, size_t s, int acc)
+static inline void gemm_amx_c_begin(void *c, size_t s, int acc, int half)
 {
 	char *p = c;
 
 	if (acc) {
 		amx_tile_load(0, p, s);
 		amx_tile_load(1, p + 64, s);
-		amx_tile_load(2, p + 16 * s, s);
-		amx_tile_load(3, p + 16 * s + 64, s);
+		if (!half) {
+			amx_tile_load(2, p + 16 * s, s);
+			amx_tile_load(3, p + 16 * s + 64, s);
+		}
 	} else {
 		amx_tile_zero(0);
 		amx_tile_zero(1);
-		amx_tile_zero(2);
-		amx_tile_zero(3);
+		if (!half) {
+			amx_tile_zero(2);
+			amx_tile_zero(3);
+		}
 	}
 }
 
-static inline void gemm_amx_c_end(void *c, size_t s)
+static inline void gemm_amx_c_end(void *c, size_t s, int half)
 {
 	char *p = c;
 
 	amx_tile_store(0, p, s);
 	amx_tile_store(1, p + 64, s);
-	amx_tile_store(2, p + 16 * s, s);
-	amx_tile_store(3, p + 16 * s + 64, s);
+	if (!half) {
+		amx_tile_store(2, p + 16 * s, s);
+		amx_tile_store(3, p + 16 * s + 64, s);
+	}
 }
 
-/* A full-block AMX micro-kernel: kt K steps, C with ldc elements a row. */
-typedef void (*gemm_amx_ukr)(size_t kt, const void *a, const void *b, void *c,
-			     size_t ldc, int acc);
+/* the 32 rows x 64 bytes of one K step of a tile-packed A micro-panel */
+static inline void gemm_amx_prefetch_a(const void *a)
+{
+	const char *p = a;
+
+	for (int r = 0; r < 32; r++)
+		__builtin_prefetch(p + r * 64, 0, 3);
+}
 
 /*
- * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when it
- * is full, else through a 32 x 32 scratch block, so that the micro-kernel
- * never sees an edge.
+ * An AMX micro-kernel on a whole block: kt K steps, C with ldc elements a
+ * row; 32 x 32, or with @half the top 16 x 32 (A tile 4, C tiles 0-1: half
+ * the TDPs and half the A traffic, for blocks of at most 16 rows, e.g. the
+ * M = 1..16 of LLM decoding).
+ */
+typedef void (*gemm_amx_ukr)(size_t kt, const void *a, const void *b, void *c,
+			     size_t ldc, int acc, size_t pf, int half);
+
+/*
+ * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when the
+ * (half) block is full, else through a 32 x 32 scratch block of which only
+ * the mr x nr corner is copied in and out (the other rows and columns of
+ * C depend on other rows of A and columns of B only, so whatever they hold
+ * is computed and dropped), so the micro-kernel never sees an edge.
  */
 AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
 			       size_t kt, const void *a, const void *b,
-			       void *c, size_t ldc, int acc);
+			       void *c, size_t ldc, int acc, size_t pf);
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);
 AMX_HIDDEN void gemm_amx_end(void);
 /* first tile instruction of a thread (pays the XFD first-use trap) */
 AMX_HIDDEN void gemm_amx_warmup(void);
-
-/* thread pool (libamx/pool) */
-typedef void (*amx_pool_fn)(void *arg, unsigned int tid, unsigned int nthr);
-
-/* Run fn on up to @want threads (caller is tid 0); returns the count used. */
-AMX_HIDDEN unsigned int amx_pool_run(amx_pool_fn fn, void *arg,
-				     unsigned int want);
-AMX_HIDDEN unsigned int amx_pool_size(void);
 
 #endif

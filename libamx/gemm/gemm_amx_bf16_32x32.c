@@ -3,11 +3,15 @@
  * AMX bf16 micro-kernel, 32 x 32 block of C as 2 x 2 tiles (0-3), per K step
  * of 32 bf16: A tiles 4-5 from the tile-packed A (stride 64 B), B tiles 6-7
  * from the VNNI panel (stride 128 B: a panel row is 32 columns x 2 bf16), four
- * TDPBF16PS.  Edges go through a 32 x 32 scratch block (gemm_amx_block()) so
- * the kernel itself only loads, multiplies and stores.  Uses amx.h's tile
- * macros, whose asm tells the compiler that tile loads read memory (gcc 12's
- * _tile_loadd() does not, so stores to a buffer just before a tile load may
- * be moved).
+ * TDPBF16PS.  The driver runs it over every A micro-panel of an MC block
+ * with the same B micro-panel (ir innermost), so with the AMX kc defaults
+ * (a kc x 32 panel of 16-24 KiB) B stays in L1 and only A streams from L2.
+ * With pf > 0 the A rows of K step t + pf are prefetched at step t (the
+ * tuner decides whether that helps; on the measured Xeon it did not).
+ * Blocks of at most 16 rows run the half kernel (2 TDPs a K step).
+ * Edges go through gemm_amx_block().  Uses amx.h's tile macros, whose asm
+ * tells the compiler that tile loads read memory (gcc 12's _tile_loadd()
+ * does not, so stores to a buffer just before a tile load may be moved).
  *
  * TDPBF16PS: C[m][n] += sum_p A[m][2p] * B[p][2n] + A[m][2p+1] * B[p][2n+1]
  * (tile B row p holds K pair p of 16 columns); fp32 accumulation, DAZ/FTZ.
@@ -15,12 +19,27 @@
 #include "gemm.h"
 
 static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
-		int acc)
+		int acc, size_t pf, int half)
 {
 	const uint16_t *a = ap, *b = bp;
 
-	gemm_amx_c_begin(c, ldc * sizeof(float), acc);
+	gemm_amx_c_begin(c, ldc * sizeof(float), acc, half);
+	if (half) {
+		for (size_t t = 0; t < kt; t++) {
+			amx_tile_load(4, a, 64);
+			amx_tile_load(6, b, 128);
+			amx_tile_load(7, b + 32, 128);
+			amx_tdpbf16ps(0, 4, 6);
+			amx_tdpbf16ps(1, 4, 7);
+			a += 32 * 32;
+			b += 16 * 2 * GEMM_NR;
+		}
+		gemm_amx_c_end(c, ldc * sizeof(float), half);
+		return;
+	}
 	for (size_t t = 0; t < kt; t++) {
+		if (pf && t + pf < kt)
+			gemm_amx_prefetch_a(a + pf * 32 * 32);
 		amx_tile_load(4, a, 64);
 		amx_tile_load(5, a + 16 * 32, 64);
 		amx_tile_load(6, b, 128);
@@ -32,13 +51,13 @@ static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
 		a += 32 * 32;		/* 32 rows x 32 bf16 */
 		b += 16 * 2 * GEMM_NR;	/* 16 K pairs x 32 columns x 2 */
 	}
-	gemm_amx_c_end(c, ldc * sizeof(float));
+	gemm_amx_c_end(c, ldc * sizeof(float), half);
 }
 
 void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 		       const void *ap, const void *bp, void *c, size_t ldc,
-		       const int32_t *corr, int acc)
+		       const int32_t *corr, int acc, size_t pf)
 {
 	(void)corr;
-	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, bp, c, ldc, acc);
+	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, bp, c, ldc, acc, pf);
 }

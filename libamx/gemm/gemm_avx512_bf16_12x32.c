@@ -49,7 +49,7 @@ ukr(const size_t mr, size_t kp, const uint32_t *a, const uint16_t *b,
 
 void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc)
+			  const int32_t *corr, int acc, size_t pf)
 {
 	size_t kp = kcpad_bytes / 4;
 	__mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
@@ -57,6 +57,7 @@ void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 		       nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
 
 	(void)corr;
+	(void)pf;
 	switch (mr) {
 	case 12: ukr(12, kp, ap, bp, c, ldc, m0, m1, acc); break;
 	case 11: ukr(11, kp, ap, bp, c, ldc, m0, m1, acc); break;

@@ -57,13 +57,14 @@ ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
 
 void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc)
+			  const int32_t *corr, int acc, size_t pf)
 {
 	size_t kq = kcpad_bytes / 4;
 	__mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
 	__mmask16 m1 = nr >= 32 ? 0xffff :
 		       nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
 
+	(void)pf;
 	switch (mr) {
 	case 12: ukr(12, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
 	case 11: ukr(11, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;

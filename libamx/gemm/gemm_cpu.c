@@ -79,35 +79,34 @@ int gemm_cpu_avx2(void)
  * ignored (amx__force_fallback()).  Read at each call so a process can
  * switch (tests do).
  */
-int gemm_select_backend(enum gemm_op op)
+const struct gemm_backend *gemm_select_backend(enum gemm_op op)
 {
 	bool ignored;
 	int mode = amx__force_fallback(&ignored);
 	int force = mode != AMX_FORCE_NONE, force_c = mode == AMX_FORCE_C;
 
 	if (!force && amx_status() == 0)
-		return AMX_GEMM_BACKEND_AMX;
+		return &gemm_backend_amx;
 	if (!force_c) {
 		if (op == GEMM_OP_BF16 && gemm_cpu_avx512bf16())
-			return AMX_GEMM_BACKEND_AVX512;
+			return &gemm_backend_avx512;
 		if (op != GEMM_OP_BF16 && gemm_cpu_avx512vnni())
-			return AMX_GEMM_BACKEND_AVX512;
+			return &gemm_backend_avx512;
 	}
-	return AMX_GEMM_BACKEND_C;
+	return &gemm_backend_c;
 }
 
-__attribute__((visibility("default")))
 int amx_gemm_backend(enum amx_gemm_type type)
 {
 	if (type == AMX_GEMM_BF16)
-		return gemm_select_backend(GEMM_OP_BF16);
+		return gemm_select_backend(GEMM_OP_BF16)->id;
 	if (type == AMX_GEMM_S8)
-		return gemm_select_backend(GEMM_OP_S8S8);
+		return gemm_select_backend(GEMM_OP_S8S8)->id;
 	return -EINVAL;
 }
 
 /* cache sizes in bytes: sysconf, else CPUID leaf 4, else a guess */
-static long cache_size(int level)
+long gemm_cache_size(int level)
 {
 	static const int names[] = { _SC_LEVEL1_DCACHE_SIZE,
 				     _SC_LEVEL2_CACHE_SIZE,
@@ -126,43 +125,4 @@ static long cache_size(int level)
 				      ((b & 0xfff) + 1) * (c + 1));
 	}
 	return guess[level - 1];
-}
-
-static struct gemm_blocks blocks_cache[2];
-static int blocks_ready[2];
-
-/*
- * kc: a B micro-panel (kc x NR) the size of L1 (measured ~8 % faster on
- * Zen 4 than half of L1: fewer passes over C and fewer packing calls per
- * flop); mc: the packed A block (mc x kc) half of L2; nc: the packed B
- * block (kc x nc) a quarter of L3.
- */
-void gemm_blocks_get(enum gemm_op op, struct gemm_blocks *bs)
-{
-	int i = op == GEMM_OP_BF16 ? 0 : 1;
-	size_t esz = i ? 1 : 2;
-
-	if (!__atomic_load_n(&blocks_ready[i], __ATOMIC_ACQUIRE)) {
-		long l1 = cache_size(1), l2 = cache_size(2), l3 = cache_size(3);
-		struct gemm_blocks b;
-
-		b.kc = (size_t)l1 / (GEMM_NR * esz) / 64 * 64;
-		if (b.kc < 128)
-			b.kc = 128;
-		if (b.kc > 1024)
-			b.kc = 1024;
-		b.mc = (size_t)l2 / 2 / (b.kc * esz) / 96 * 96;
-		if (b.mc < 96)
-			b.mc = 96;
-		if (b.mc > 1920)
-			b.mc = 1920;
-		b.nc = (size_t)l3 / 4 / (b.kc * esz) / GEMM_NR * GEMM_NR;
-		if (b.nc < 256)
-			b.nc = 256;
-		if (b.nc > 4096)
-			b.nc = 4096;
-		blocks_cache[i] = b;
-		__atomic_store_n(&blocks_ready[i], 1, __ATOMIC_RELEASE);
-	}
-	*bs = blocks_cache[i];
 }

@@ -47,7 +47,7 @@ void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
 
 /* [kcpad/64][32 rows][64 bytes] per micro-panel of GEMM_MR_AMX rows */
 void gemm_pack_a_tile(size_t mc, size_t kc_bytes, const uint8_t *a,
-		      size_t lda_bytes, uint8_t *dst)
+		      size_t lda_bytes, uint8_t *dst, uint8_t flip)
 {
 	size_t kpad = gemm_round_up(kc_bytes, GEMM_KGRAN_BYTES);
 
@@ -63,6 +63,8 @@ void gemm_pack_a_tile(size_t mc, size_t kc_bytes, const uint8_t *a,
 
 				if (r < mr) {
 					memcpy(d, a + (i + r) * lda_bytes + t, len);
+					for (size_t u = 0; flip && u < len; u++)
+						d[u] ^= flip;
 					memset(d + len, 0, 64 - len);
 				} else {
 					memset(d, 0, 64);

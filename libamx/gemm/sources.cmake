@@ -6,6 +6,8 @@ set(AMX_GEMM_DIR ${CMAKE_CURRENT_LIST_DIR})
 set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/gemm.c
 	${AMX_GEMM_DIR}/gemm_cpu.c
+	${AMX_GEMM_DIR}/gemm_backends.c
+	${AMX_GEMM_DIR}/gemm_blocks.c
 	${AMX_GEMM_DIR}/gemm_ref.c
 	${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c

@@ -21,7 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../gemm/gemm.h"
+#include "pool.h"
 
 #define POOL_MAX_THREADS 256
 
@@ -42,6 +42,22 @@ struct pool {
 	int stop;
 	pthread_t tid[POOL_MAX_THREADS];
 };
+
+static amx_pool_thread_start_fn thread_start;
+
+void amx_pool_set_thread_start(amx_pool_thread_start_fn fn)
+{
+	__atomic_store_n(&thread_start, fn, __ATOMIC_RELEASE);
+}
+
+static void run_thread_start(void)
+{
+	amx_pool_thread_start_fn fn = __atomic_load_n(&thread_start,
+						      __ATOMIC_ACQUIRE);
+
+	if (fn)
+		fn();
+}
 
 static struct pool pool = {
 	.busy = PTHREAD_MUTEX_INITIALIZER,
@@ -145,7 +161,7 @@ static void *worker(void *arg)
 	unsigned int id = (unsigned int)(uintptr_t)arg;
 	unsigned long seen;
 
-	gemm_amx_warmup();
+	run_thread_start();
 	pthread_mutex_lock(&pool.lock);
 	seen = pool.start_gen;
 	for (;;) {
@@ -218,7 +234,7 @@ static void pool_start(void)
 		n = POOL_MAX_THREADS;
 	if (!atfork_done && !pthread_atfork(NULL, NULL, pool_atfork_child))
 		atfork_done = 1;
-	gemm_amx_warmup();
+	run_thread_start();
 	pool.start_gen = pool.gen;
 	/* workers never take signals meant for the application */
 	sigfillset(&all);
@@ -290,7 +306,6 @@ unsigned int amx_pool_run(amx_pool_fn fn, void *arg, unsigned int want)
 	return n;
 }
 
-__attribute__((visibility("default")))
 int amx_set_num_threads(unsigned int n)
 {
 	if (n > POOL_MAX_THREADS)
@@ -303,7 +318,6 @@ int amx_set_num_threads(unsigned int n)
 	return 0;
 }
 
-__attribute__((visibility("default")))
 int amx_get_num_threads(void)
 {
 	return (int)amx_pool_size();

@@ -1,0 +1,479 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The blocking in force per backend and operation, and where it came from:
+ *
+ *   1. the backend's built-in defaults (gemm_backends.c);
+ *   2. the tuning file written by amx-tune, if it was made on a CPU with
+ *      the same signature (vendor, family/model/stepping, cache sizes) and
+ *      has this format's version; searched at
+ *      $XDG_CACHE_HOME/libamx/gemm-blocking (or ~/.cache/libamx/...), then
+ *      /etc/libamx/gemm-blocking; a malformed, foreign or other-version
+ *      file is ignored as a whole;
+ *   3. AMX_GEMM_BLOCKS (syntax in amx_gemm_get_blocking(3)); an invalid
+ *      value is ignored as a whole, with one line on stderr;
+ *   4. amx_gemm_set_blocking().
+ * 2 and 3 are read once, at the first GEMM (or blocking query).
+ */
+#include <cpuid.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "gemm.h"
+
+#define BLOCKING_MAGIC	"libamx-gemm-blocking"
+#define BLOCKING_VERSION 1
+#define BLOCKING_NAME	"gemm-blocking"
+#define BLOCKING_SYSTEM	"/etc/libamx/" BLOCKING_NAME
+
+struct blocks_slot {
+	struct gemm_blocks bs;
+	enum gemm_blocks_src src;
+};
+
+static struct blocks_slot slots[GEMM_NBACKENDS][GEMM_NOPS];
+static struct blocks_slot base[GEMM_NBACKENDS][GEMM_NOPS]; /* without API */
+static pthread_mutex_t slots_lock = PTHREAD_MUTEX_INITIALIZER;
+static int slots_ready;
+static char file_used[PATH_MAX];	/* the file read, or the last rejected */
+static int file_status = -ENOENT;
+
+static const char *const op_names[GEMM_NOPS] = { "bf16", "s8s8", "u8s8" };
+
+/* "GenuineIntel 6.143.8 l1d=49152 l2=2097152 l3=110100480" */
+static void cpu_key(char *buf, size_t len)
+{
+	unsigned int a = 0, b = 0, c = 0, d = 0, fam, model;
+	char vendor[13] = "unknown";
+
+	if (__get_cpuid(0, &a, &b, &c, &d)) {
+		memcpy(vendor, &b, 4);
+		memcpy(vendor + 4, &d, 4);
+		memcpy(vendor + 8, &c, 4);
+		vendor[12] = 0;
+	}
+	a = 0;
+	__get_cpuid(1, &a, &b, &c, &d);
+	fam = (a >> 8) & 0xf;
+	model = (a >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam == 0x6 || fam >= 0xf)
+		model |= ((a >> 16) & 0xf) << 4;
+	snprintf(buf, len, "%s %u.%u.%u l1d=%ld l2=%ld l3=%ld", vendor, fam,
+		 model, a & 0xf, gemm_cache_size(1), gemm_cache_size(2),
+		 gemm_cache_size(3));
+}
+
+static int backend_index(const char *s, size_t n)
+{
+	for (int b = 0; b < GEMM_NBACKENDS; b++) {
+		const char *name = gemm_backend_by_id(b + 1)->name;
+
+		if (strlen(name) == n && !strncmp(s, name, n))
+			return b;
+	}
+	return -1;
+}
+
+static int op_index(const char *s, size_t n)
+{
+	for (int op = 0; op < GEMM_NOPS; op++)
+		if (strlen(op_names[op]) == n && !strncmp(s, op_names[op], n))
+			return op;
+	return -1;
+}
+
+static int parse_num(const char *s, size_t *v)
+{
+	char *end;
+	unsigned long long x;
+
+	if (*s < '0' || *s > '9')
+		return -EINVAL;
+	errno = 0;
+	x = strtoull(s, &end, 10);
+	if (errno || *end || x > (1ull << 30))
+		return -EINVAL;
+	*v = (size_t)x;
+	return 0;
+}
+
+/*
+ * The file: "libamx-gemm-blocking 1", "cpu <key>", then one line per
+ * backend and op: "<backend> <op> <kc> <mc> <nc> <pf>"; '#' lines and
+ * blank lines are skipped.  0, or -EINVAL (malformed), -EPROTO (another
+ * version), -ESTALE (made on another CPU); nothing is applied unless 0.
+ */
+static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
+{
+	char line[512], want[256];
+	int n = 0, have_cpu = 0, ver;
+	struct blocks_slot tmp[GEMM_NBACKENDS][GEMM_NOPS];
+
+	memcpy(tmp, out, sizeof(tmp));
+	cpu_key(want, sizeof(want));
+	while (fgets(line, sizeof(line), f)) {
+		char be[16], op[16], extra[2];
+		size_t len = strlen(line);
+		unsigned long kc, mc, nc, pf;
+		int b, o;
+
+		if (len && line[len - 1] != '\n' && !feof(f))
+			return -EINVAL;		/* line too long */
+		line[strcspn(line, "\n")] = 0;
+		if (n++ == 0) {
+			if (sscanf(line, BLOCKING_MAGIC " %d %1s", &ver, extra) != 1)
+				return -EINVAL;
+			if (ver != BLOCKING_VERSION)
+				return -EPROTO;
+			continue;
+		}
+		if (!line[0] || line[0] == '#')
+			continue;
+		if (!have_cpu) {
+			if (strncmp(line, "cpu ", 4))
+				return -EINVAL;
+			if (strcmp(line + 4, want))
+				return -ESTALE;
+			have_cpu = 1;
+			continue;
+		}
+		if (sscanf(line, "%15s %15s %lu %lu %lu %lu %1s", be, op, &kc, &mc,
+			   &nc, &pf, extra) != 6 || strchr(line, '-'))
+			return -EINVAL;
+		b = backend_index(be, strlen(be));
+		o = op_index(op, strlen(op));
+		if (b < 0 || o < 0)
+			return -EINVAL;
+		tmp[b][o].bs = (struct gemm_blocks){ .kc = kc, .mc = mc,
+						     .nc = nc, .pf = pf };
+		if (gemm_blocks_fix(gemm_backend_by_id(b + 1), o, &tmp[b][o].bs))
+			return -EINVAL;
+		tmp[b][o].src = GEMM_SRC_FILE;
+	}
+	if (!have_cpu || ferror(f))
+		return -EINVAL;
+	memcpy(out, tmp, sizeof(tmp));
+	return 0;
+}
+
+/* the user's file: $XDG_CACHE_HOME/libamx/..., else ~/.cache/libamx/... */
+static int user_path(char *buf, size_t len, int dir_only)
+{
+	const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+	int n;
+
+	if (x && x[0] == '/')
+		n = snprintf(buf, len, "%s/libamx%s%s", x, dir_only ? "" : "/",
+			     dir_only ? "" : BLOCKING_NAME);
+	else if (h && h[0] == '/')
+		n = snprintf(buf, len, "%s/.cache/libamx%s%s", h,
+			     dir_only ? "" : "/", dir_only ? "" : BLOCKING_NAME);
+	else
+		return -ENOENT;
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* with slots_lock held */
+static void load_file(void)
+{
+	char path[PATH_MAX];
+	const char *paths[2] = { NULL, BLOCKING_SYSTEM };
+
+	if (!user_path(path, sizeof(path), 0))
+		paths[0] = path;
+	for (int i = 0; i < 2; i++) {
+		FILE *f;
+		int ret;
+
+		if (!paths[i])
+			continue;
+		f = fopen(paths[i], "re");
+		if (!f)
+			continue;
+		ret = read_file(f, base);
+		fclose(f);
+		snprintf(file_used, sizeof(file_used), "%s", paths[i]);
+		file_status = ret;
+		if (!ret)
+			return;
+	}
+}
+
+/*
+ * AMX_GEMM_BLOCKS="entry[;entry...]", entry "backend:op:field=value[,...]",
+ * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field kc|mc|nc|pf.
+ */
+static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
+		     const char **why)
+{
+	struct blocks_slot tmp[GEMM_NBACKENDS][GEMM_NOPS];
+	char buf[1024], *save = NULL, *ent;
+
+	if (strlen(env) >= sizeof(buf)) {
+		*why = "too long";
+		return -EINVAL;
+	}
+	memcpy(tmp, out, sizeof(tmp));
+	snprintf(buf, sizeof(buf), "%s", env);
+	for (ent = strtok_r(buf, "; \t", &save); ent;
+	     ent = strtok_r(NULL, "; \t", &save)) {
+		char *c1 = strchr(ent, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+		char *fsave = NULL, *fld;
+		struct gemm_blocks set = { 0, 0, 0, 0 };
+		int given[4] = { 0, 0, 0, 0 }, b0, o0;
+
+		if (!c1 || !c2) {
+			*why = "an entry is not backend:op:field=value,...";
+			return -EINVAL;
+		}
+		if (c1 - ent == 1 && ent[0] == '*')
+			b0 = -1;
+		else if ((b0 = backend_index(ent, c1 - ent)) < 0) {
+			*why = "unknown backend (amx, avx512, c or *)";
+			return -EINVAL;
+		}
+		if (c2 - c1 == 2 && c1[1] == '*')
+			o0 = -1;
+		else if ((o0 = op_index(c1 + 1, c2 - c1 - 1)) < 0) {
+			*why = "unknown operation (bf16, s8s8, u8s8 or *)";
+			return -EINVAL;
+		}
+		for (fld = strtok_r(c2 + 1, ",", &fsave); fld;
+		     fld = strtok_r(NULL, ",", &fsave)) {
+			static const char *const names[] = { "kc", "mc", "nc", "pf" };
+			size_t *dst[] = { &set.kc, &set.mc, &set.nc, &set.pf };
+			int f;
+
+			for (f = 0; f < 4; f++)
+				if (!strncmp(fld, names[f], 2) && fld[2] == '=')
+					break;
+			if (f == 4 || parse_num(fld + 3, dst[f])) {
+				*why = "a field is not kc|mc|nc|pf=<number>";
+				return -EINVAL;
+			}
+			given[f] = 1;
+		}
+		if (!given[0] && !given[1] && !given[2] && !given[3]) {
+			*why = "an entry sets no field";
+			return -EINVAL;
+		}
+		for (int b = 0; b < GEMM_NBACKENDS; b++)
+			for (int op = 0; op < GEMM_NOPS; op++) {
+				struct gemm_blocks bs = tmp[b][op].bs;
+
+				if ((b0 >= 0 && b != b0) || (o0 >= 0 && op != o0))
+					continue;
+				if (given[0])
+					bs.kc = set.kc;
+				if (given[1])
+					bs.mc = set.mc;
+				if (given[2])
+					bs.nc = set.nc;
+				if (given[3])
+					bs.pf = set.pf;
+				if (gemm_blocks_fix(gemm_backend_by_id(b + 1), op,
+						    &bs)) {
+					*why = "a value is out of range";
+					return -EINVAL;
+				}
+				tmp[b][op].bs = bs;
+				tmp[b][op].src = GEMM_SRC_ENV;
+			}
+	}
+	memcpy(out, tmp, sizeof(tmp));
+	return 0;
+}
+
+/* with slots_lock held */
+static void slots_init(void)
+{
+	const char *env = getenv("AMX_GEMM_BLOCKS");
+
+	for (int b = 0; b < GEMM_NBACKENDS; b++) {
+		const struct gemm_backend *be = gemm_backend_by_id(b + 1);
+
+		for (int op = 0; op < GEMM_NOPS; op++) {
+			struct blocks_slot *s = &base[b][op];
+
+			be->default_blocks(op, &s->bs);
+			gemm_blocks_fix(be, op, &s->bs);
+			s->src = GEMM_SRC_DEFAULT;
+		}
+	}
+	load_file();
+	if (env && *env) {
+		const char *why = "";
+
+		if (parse_env(env, base, &why))
+			fprintf(stderr, "libamx: AMX_GEMM_BLOCKS ignored: %s "
+				"(see amx_gemm_get_blocking(3))\n", why);
+	}
+	memcpy(slots, base, sizeof(slots));
+	slots_ready = 1;
+}
+
+void gemm_blocks_get(const struct gemm_backend *be, enum gemm_op op,
+		     struct gemm_blocks *bs, enum gemm_blocks_src *src)
+{
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_ready)
+		slots_init();
+	*bs = slots[be->id - 1][op].bs;
+	if (src)
+		*src = slots[be->id - 1][op].src;
+	pthread_mutex_unlock(&slots_lock);
+}
+
+static int api_args(enum amx_gemm_backend backend, enum amx_gemm_op op,
+		    const struct gemm_backend **be, enum gemm_op *o)
+{
+	*be = gemm_backend_by_id(backend);
+	if (!*be || op < AMX_GEMM_OP_BF16 || op > AMX_GEMM_OP_U8S8)
+		return -EINVAL;
+	*o = (enum gemm_op)(op - AMX_GEMM_OP_BF16);
+	return 0;
+}
+
+int amx_gemm_get_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
+			  struct amx_gemm_blocking *out)
+{
+	const struct gemm_backend *be;
+	struct gemm_blocks bs;
+	enum gemm_blocks_src src;
+	enum gemm_op o;
+
+	if (!out || api_args(backend, op, &be, &o))
+		return -EINVAL;
+	gemm_blocks_get(be, o, &bs, &src);
+	memset(out, 0, sizeof(*out));
+	out->kc = (uint32_t)bs.kc;
+	out->mc = (uint32_t)bs.mc;
+	out->nc = (uint32_t)bs.nc;
+	out->prefetch = (uint32_t)bs.pf;
+	out->source = (uint32_t)src;
+	return 0;
+}
+
+int amx_gemm_set_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
+			  const struct amx_gemm_blocking *in)
+{
+	const struct gemm_backend *be;
+	struct gemm_blocks bs;
+	enum gemm_op o;
+
+	if (api_args(backend, op, &be, &o))
+		return -EINVAL;
+	if (in) {
+		bs = (struct gemm_blocks){ .kc = in->kc, .mc = in->mc,
+					   .nc = in->nc, .pf = in->prefetch };
+		if (gemm_blocks_fix(be, o, &bs))
+			return -EINVAL;
+	}
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_ready)
+		slots_init();
+	if (in) {
+		slots[backend - 1][o].bs = bs;
+		slots[backend - 1][o].src = GEMM_SRC_API;
+	} else {
+		slots[backend - 1][o] = base[backend - 1][o];
+	}
+	pthread_mutex_unlock(&slots_lock);
+	return 0;
+}
+
+const char *amx_gemm_blocking_file(int *status)
+{
+	const char *ret;
+
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_ready)
+		slots_init();
+	if (status)
+		*status = file_status;
+	ret = file_used[0] ? file_used : NULL;
+	pthread_mutex_unlock(&slots_lock);
+	return ret;
+}
+
+static int mkdir_p(char *dir)
+{
+	for (char *p = dir + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(dir, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(dir, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+int amx_gemm_blocking_save(const char *path)
+{
+	char def[PATH_MAX], tmp[PATH_MAX + 16], key[256];
+	FILE *f;
+	int ret, fd;
+
+	if (!path) {
+		ret = user_path(def, sizeof(def), 1);
+		if (ret)
+			return ret;
+		ret = mkdir_p(def);
+		if (ret)
+			return ret;
+		strncat(def, "/" BLOCKING_NAME, sizeof(def) - strlen(def) - 1);
+		path = def;
+	}
+	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >=
+	    (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return -errno;
+	f = fdopen(fd, "w");
+	if (!f) {
+		ret = -errno;
+		close(fd);
+		unlink(tmp);
+		return ret;
+	}
+	cpu_key(key, sizeof(key));
+	fprintf(f, BLOCKING_MAGIC " %d\ncpu %s\n"
+		"# backend op kc mc nc prefetch (see amx_gemm_get_blocking(3))\n",
+		BLOCKING_VERSION, key);
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_ready)
+		slots_init();
+	for (int b = 0; b < GEMM_NBACKENDS; b++)
+		for (int op = 0; op < GEMM_NOPS; op++) {
+			const struct gemm_blocks *bs = &slots[b][op].bs;
+
+			if (slots[b][op].src == GEMM_SRC_DEFAULT)
+				continue;	/* keep following the library */
+			fprintf(f, "%s %s %zu %zu %zu %zu\n",
+				gemm_backend_by_id(b + 1)->name, op_names[op],
+				bs->kc, bs->mc, bs->nc, bs->pf);
+		}
+	pthread_mutex_unlock(&slots_lock);
+	ret = ferror(f) ? -EIO : 0;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (!ret && rename(tmp, path))
+		ret = -errno;
+	if (ret)
+		unlink(tmp);
+	return ret;
+}

@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/*
+ * GEMM blocking: the tuning file (good, malformed, another CPU's, another
+ * version), AMX_GEMM_BLOCKS (good, invalid -> ignored with a diagnostic),
+ * amx_gemm_set_blocking(), and exact results (int8) / results within the
+ * bound (bf16) with odd blockings on every backend this machine runs.
+ * The file and the environment are read once per process: each case runs
+ * in a child with its own $XDG_CACHE_HOME.
+ */
+#include "gemm_grid.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static char tmpdir[] = "/tmp/amx-blocking-XXXXXX";
+static char cpu_line[512];	/* "cpu ..." of this machine, from a save */
+static char errfile[700];
+
+static void write_file(const char *dir, const char *text)
+{
+	char path[700];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/libamx", dir);
+	mkdir(path, 0755);
+	snprintf(path, sizeof(path), "%s/libamx/gemm-blocking", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs(text, f);
+		fclose(f);
+	}
+}
+
+/* expectations a child checks; -1 = any */
+struct expect {
+	int file_status;
+	int be, op;			/* the slot checked */
+	int source;
+	unsigned int kc, mc, nc, pf;	/* 0: not checked */
+	const char *stderr_has;		/* NULL: stderr must be empty */
+};
+
+static int child_check(const struct expect *e)
+{
+	struct amx_gemm_blocking b;
+	int st = 12345, ok = 1;
+
+	amx_gemm_blocking_file(&st);
+	if (e->file_status != -1 && st != e->file_status) {
+		printf("# file status %d, want %d\n", st, e->file_status);
+		ok = 0;
+	}
+	if (amx_gemm_get_blocking(e->be, e->op, &b)) {
+		printf("# get_blocking failed\n");
+		return 0;
+	}
+	if ((int)b.source != e->source) {
+		printf("# source %u, want %d\n", b.source, e->source);
+		ok = 0;
+	}
+	if ((e->kc && b.kc != e->kc) || (e->mc && b.mc != e->mc) ||
+	    (e->nc && b.nc != e->nc) || (e->pf && b.prefetch != e->pf)) {
+		printf("# got kc %u mc %u nc %u pf %u, want %u %u %u %u\n",
+		       b.kc, b.mc, b.nc, b.prefetch, e->kc, e->mc, e->nc, e->pf);
+		ok = 0;
+	}
+	return ok;
+}
+
+/*
+ * Run one case in a child: @file (NULL: none) as the user's tuning file,
+ * @env as AMX_GEMM_BLOCKS (NULL: unset).
+ */
+static void run_case(const char *what, const char *file, const char *env,
+		     const struct expect *e)
+{
+	char dir[600], err[4096] = "";
+	int status = 0, ok;
+	pid_t pid;
+	FILE *f;
+
+	static int n;
+
+	snprintf(dir, sizeof(dir), "%s/case%d", tmpdir, n++);
+	mkdir(dir, 0755);
+	if (file)
+		write_file(dir, file);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		int fd;
+
+		setenv("XDG_CACHE_HOME", dir, 1);
+		if (env)
+			setenv("AMX_GEMM_BLOCKS", env, 1);
+		else
+			unsetenv("AMX_GEMM_BLOCKS");
+		fd = open(errfile, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+		if (fd >= 0) {
+			dup2(fd, 2);
+			close(fd);
+		}
+		_exit(child_check(e) ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	f = fopen(errfile, "r");
+	if (f) {
+		size_t len = fread(err, 1, sizeof(err) - 1, f);
+
+		err[len] = 0;
+		fclose(f);
+	}
+	ok = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (e->stderr_has ? !strstr(err, e->stderr_has) : err[0] != 0) {
+		printf("# stderr: '%s'\n", err);
+		ok = 0;
+	}
+	t_result(ok, "%s", what);
+}
+
+static void files_and_env(void)
+{
+	char good[2048], text[2048];
+	const int AVX = AMX_GEMM_BACKEND_AVX512, C = AMX_GEMM_BACKEND_C;
+	const int BF = AMX_GEMM_OP_BF16, U8 = AMX_GEMM_OP_U8S8;
+	static const char *const bad_lines[] = {
+		"avx512 bf16 x 1 2 3\n",	/* not a number */
+		"gpu bf16 64 64 64 0\n",	/* unknown backend */
+		"avx512 fp8 64 64 64 0\n",	/* unknown op */
+		"avx512 bf16 -64 64 64 0\n",	/* negative */
+		"avx512 bf16 0 64 64 0\n",	/* out of range */
+		"avx512 bf16 64 64 64\n",	/* a field short */
+		"avx512 bf16 64 64 64 0 9\n",	/* a field too many */
+		"avx512 bf16 64 99999 64 0\n",	/* mc too large */
+	};
+	struct expect e;
+
+	/* no file: defaults */
+	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL };
+	run_case("no tuning file: defaults", NULL, NULL, &e);
+
+	/* a good file: values rounded to the backend's granules */
+	snprintf(good, sizeof(good),
+		 "libamx-gemm-blocking 1\n%s\n# comment\n\n"
+		 "avx512 bf16 320 100 1000 2\nc u8s8 64 12 32 0\namx s8s8 128 32 64 1\n",
+		 cpu_line);
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL };
+	run_case("good file: avx512 bf16 from the file, rounded", good, NULL, &e);
+	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL };
+	run_case("good file: c u8s8 from the file", good, NULL, &e);
+	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	run_case("good file: slots it does not name keep the defaults", good, NULL, &e);
+
+	for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
+		char what[96];
+
+		snprintf(text, sizeof(text),
+			 "libamx-gemm-blocking 1\n%s\nc u8s8 64 12 32 0\n%s",
+			 cpu_line, bad_lines[i]);
+		e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT,
+				     0, 0, 0, 0, NULL };
+		snprintf(what, sizeof(what), "malformed file ignored as a whole: %.*s",
+			 (int)strlen(bad_lines[i]) - 1, bad_lines[i]);
+		run_case(what, text, NULL, &e);
+	}
+	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	run_case("empty file ignored", "", NULL, &e);
+	run_case("file without a cpu line ignored",
+		 "libamx-gemm-blocking 1\nc u8s8 64 12 32 0\n", NULL, &e);
+	run_case("binary junk ignored", "\x7f" "ELF\x02\x01\x01\n\xff\xfe", NULL, &e);
+
+	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	run_case("file from another CPU ignored",
+		 "libamx-gemm-blocking 1\ncpu GenuineIntel 6.143.8 l1d=49152 "
+		 "l2=2097152 l3=110100480\nc u8s8 64 12 32 0\n", NULL, &e);
+	snprintf(text, sizeof(text), "libamx-gemm-blocking 2\n%s\nc u8s8 64 12 32 0\n",
+		 cpu_line);
+	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	run_case("file of another format version ignored", text, NULL, &e);
+
+	/* the environment */
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL };
+	run_case("AMX_GEMM_BLOCKS sets fields", NULL,
+		 "avx512:bf16:kc=64,mc=24,pf=3", &e);
+	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL };
+	run_case("AMX_GEMM_BLOCKS wildcards", NULL,
+		 "avx512:bf16:kc=64; *:u8s8:nc=50", &e);
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL };
+	run_case("AMX_GEMM_BLOCKS over the file, other fields from the file",
+		 good, "avx512:bf16:kc=64", &e);
+	{
+		static const char *const bad_env[] = {
+			"avx512:bf16:kc=abc", "gpu:*:kc=64", "avx512:bf16:kc=0",
+			"avx512:bf16", "avx512:bf16:", "avx512:bf16:xx=5",
+			"*:*:kc=99999999999", "avx512:bf16:kc=64;c:u8s8:mc=-1",
+		};
+
+		for (size_t i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++) {
+			char what[96];
+
+			e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE,
+					     320, 108, 1024, 2,
+					     "AMX_GEMM_BLOCKS ignored" };
+			snprintf(what, sizeof(what),
+				 "invalid AMX_GEMM_BLOCKS='%s' ignored with a diagnostic",
+				 bad_env[i]);
+			run_case(what, good, bad_env[i], &e);
+		}
+	}
+}
+
+static void api(void)
+{
+	struct amx_gemm_blocking b, g;
+	int ok;
+
+	b = (struct amx_gemm_blocking){ .kc = 33, .mc = 5, .nc = 1, .prefetch = 3 };
+	ok = !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, &b) &&
+	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, &g) &&
+	     g.kc == 64 && g.mc == 12 && g.nc == 32 && g.prefetch == 3 &&
+	     g.source == AMX_GEMM_BLOCKING_API;
+	t_result(ok, "set_blocking: rounded (kc %u mc %u nc %u), source api", g.kc,
+		 g.mc, g.nc);
+	ok = !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, NULL) &&
+	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, &g) &&
+	     g.source != AMX_GEMM_BLOCKING_API;
+	t_result(ok, "set_blocking(NULL) goes back");
+	b.kc = 0;
+	ok = amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) == -EINVAL;
+	b.kc = 64;
+	b.prefetch = 65;
+	ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) == -EINVAL;
+	b.prefetch = 0;
+	ok &= amx_gemm_set_blocking(0, AMX_GEMM_OP_BF16, &b) == -EINVAL;
+	ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, 4, &b) == -EINVAL;
+	ok &= amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL) == -EINVAL;
+	t_result(ok, "set/get_blocking: -EINVAL for bad values and arguments");
+}
+
+/* results with odd blockings on the backend in use now */
+static void odd_blockings(void)
+{
+	static const struct amx_gemm_blocking odd[] = {
+		{ .kc = 1, .mc = 1, .nc = 1 },
+		{ .kc = 33, .mc = 13, .nc = 33, .prefetch = 3 },
+		{ .kc = 100, .mc = 50, .nc = 70, .prefetch = 1 },
+		{ .kc = 8192, .mc = 8192, .nc = 65536, .prefetch = 64 },
+	};
+	static const size_t shapes[][3] = {
+		{ 1, 1, 1 }, { 17, 33, 65 }, { 100, 64, 255 }, { 33, 100, 300 },
+		{ 70, 40, 130 }, { 5, 200, 129 },
+	};
+	int be = amx_gemm_backend(AMX_GEMM_BF16);
+
+	for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+		unsigned int bad = 0, cases = 0;
+		double worst = 0;
+
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
+			amx_gemm_set_blocking(be, op, &odd[i]);
+		for (int type = T_BF16; type <= T_U8S8; type++)
+			for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+				for (int v = 0; v < 2; v++, cases++)
+					bad += !t_run_case(type, shapes[s][0],
+							   shapes[s][1], shapes[s][2],
+							   v, v, (int)s & 1, &worst);
+		t_result(!bad, "%s: kc %u mc %u nc %u prefetch %u: %u cases, %u wrong",
+			 t_backend_name(be), odd[i].kc, odd[i].mc, odd[i].nc,
+			 odd[i].prefetch, cases, bad);
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
+			amx_gemm_set_blocking(be, op, NULL);
+	}
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag,
+		  struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+int main(void)
+{
+	char path[600], line[512];
+	FILE *f;
+	int st = 0;
+
+	alarm(50);
+	if (!mkdtemp(tmpdir)) {
+		perror("mkdtemp");
+		return KSFT_FAIL;
+	}
+	snprintf(errfile, sizeof(errfile), "%s/stderr", tmpdir);
+	/* nothing from the caller's cache or environment */
+	snprintf(path, sizeof(path), "%s/none", tmpdir);
+	setenv("XDG_CACHE_HOME", path, 1);
+	unsetenv("AMX_GEMM_BLOCKS");
+	amx_request();		/* AMX where there is one (the guest) */
+	/*
+	 * This CPU's signature, as the library writes it, from a child: the
+	 * file and the environment are read once per process, so this one
+	 * must not read them before the cases' children are forked.
+	 */
+	snprintf(path, sizeof(path), "%s/saved", tmpdir);
+	fflush(stdout);
+	if (fork() == 0) {
+		struct amx_gemm_blocking b = { .kc = 64, .mc = 12, .nc = 32 };
+
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_U8S8, &b);
+		_exit(amx_gemm_blocking_save(path) ? 1 : 0);
+	}
+	wait(&st);
+	t_result(WIFEXITED(st) && WEXITSTATUS(st) == 0, "blocking_save");
+	f = fopen(path, "r");
+	if (f && fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = 0;
+		snprintf(cpu_line, sizeof(cpu_line), "%s", line);
+	}
+	if (f)
+		fclose(f);
+	t_result(!strncmp(cpu_line, "cpu ", 4), "saved file has a cpu line: %s",
+		 cpu_line);
+	files_and_env();
+	api();
+	odd_blockings();
+	/* the fallbacks too, where AMX is in use */
+	setenv("AMX_FORCE_FALLBACK", "1", 1);
+	odd_blockings();
+	setenv("AMX_FORCE_FALLBACK", "c", 1);
+	odd_blockings();
+	unsetenv("AMX_FORCE_FALLBACK");
+	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	return t_finish();
+}

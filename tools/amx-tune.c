@@ -1,0 +1,361 @@
+// SPDX-License-Identifier: MIT
+/*
+ * amx-tune: measure the GEMM's cache blocking (kc, mc, nc, prefetch) on
+ * this CPU for every usable backend and operation, and save the best as
+ * the tuning file the library reads at its first GEMM.
+ *
+ * Per backend and operation, one thread, one problem (M = N, K = 2M):
+ * kc x mc on a grid, then nc, then the prefetch distance (AMX), each step
+ * keeping the best so far; each candidate is timed best-of-N after a warm
+ * run; the winner is timed again against the default, alternately, and
+ * kept only when clearly faster.  int8 results must be bit-identical for every candidate (the GEMM
+ * is exact whatever the blocking); a difference aborts the run.
+ * Progress goes to stderr; the result table to stdout.
+ *
+ * Exit status: 0 saved (or --dry-run), 1 error, 2 usage.
+ */
+#define _GNU_SOURCE
+#include <amx.h>
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+struct tune_opts {
+	int quick, dry_run, verbose;
+	unsigned int backends;		/* bit 1 << AMX_GEMM_BACKEND_* */
+	size_t size;
+	const char *output;
+};
+
+static const char *const tune_backend_names[] = { "", "amx", "avx512", "c" };
+static const char *const tune_op_names[] = { "", "bf16", "s8s8", "u8s8" };
+
+static double tune_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+struct tune_problem {
+	int op;
+	size_t s, k;		/* M = N = s */
+	void *a, *b, *c, *cref;
+};
+
+static int tune_run(struct tune_problem *p)
+{
+	size_t s = p->s, k = p->k;
+
+	if (p->op == AMX_GEMM_OP_BF16)
+		return amx_gemm_bf16(0, s, s, k, p->a, k, p->b, s, p->c, s);
+	if (p->op == AMX_GEMM_OP_S8S8)
+		return amx_gemm_s8s8(0, s, s, k, p->a, k, p->b, s, p->c, s);
+	return amx_gemm_u8s8(0, s, s, k, p->a, k, p->b, s, p->c, s);
+}
+
+/* best seconds of @reps runs after a warm one; <0: -errno */
+static double tune_time(struct tune_problem *p, int reps)
+{
+	double best = INFINITY;
+	int ret = tune_run(p);
+
+	if (ret)
+		return ret;
+	for (int r = 0; r < reps; r++) {
+		double t = tune_now();
+
+		tune_run(p);
+		t = tune_now() - t;
+		if (t < best)
+			best = t;
+	}
+	return best;
+}
+
+static int tune_force_backend(int be)
+{
+	setenv("AMX_FORCE_FALLBACK", be == AMX_GEMM_BACKEND_AMX ? "0" :
+	       be == AMX_GEMM_BACKEND_AVX512 ? "1" : "c", 1);
+	return amx_gemm_backend(AMX_GEMM_BF16) == be &&
+	       amx_gemm_backend(AMX_GEMM_S8) == be;
+}
+
+/* one candidate: GFLOPS, or 0 when refused; *bad set on a wrong result */
+static double tune_try(struct tune_problem *p, int be,
+		       const struct amx_gemm_blocking *b, int reps, int *bad)
+{
+	double t, flops = 2.0 * p->s * p->s * p->k;
+
+	if (amx_gemm_set_blocking(be, p->op, b))
+		return 0;
+	t = tune_time(p, reps);
+	if (t <= 0)
+		return 0;
+	if (p->op != AMX_GEMM_OP_BF16 &&
+	    memcmp(p->c, p->cref, p->s * p->s * 4))
+		*bad = 1;
+	return flops / t / 1e9;
+}
+
+static void tune_fill(struct tune_problem *p)
+{
+	size_t n = p->s * p->k;
+	uint32_t x = 2463534242u;
+
+	for (size_t i = 0; i < n; i++) {
+		x ^= x << 13;
+		x ^= x >> 17;
+		x ^= x << 5;
+		if (p->op == AMX_GEMM_OP_BF16) {
+			((amx_bf16 *)p->a)[i] = amx_fp32_to_bf16((float)(x % 200) / 100 - 1);
+			((amx_bf16 *)p->b)[i] = amx_fp32_to_bf16((float)(x >> 16 & 255) / 128 - 1);
+		} else {
+			((int8_t *)p->a)[i] = (int8_t)x;
+			((int8_t *)p->b)[i] = (int8_t)(x >> 8);
+		}
+	}
+}
+
+/*
+ * Tune one backend and operation; leaves the winner set in the library.
+ * 0, or -errno.
+ */
+static int tune_one(const struct tune_opts *o, int be, int op)
+{
+	static const unsigned int kc_bytes_full[] = { 128, 256, 384, 512, 768, 1024, 1536, 2048 };
+	static const unsigned int kc_bytes_quick[] = { 256, 768 };
+	static const unsigned int mc_full[] = { 32, 64, 128, 256, 512, 1024 };
+	static const unsigned int mc_quick[] = { 64, 256 };
+	static const unsigned int nc_full[] = { 256, 512, 1024, 2048, 4096 };
+	static const unsigned int nc_quick[] = { 512 };
+	static const unsigned int pf_list[] = { 0, 1, 2, 4 };
+	const unsigned int *kcs = o->quick ? kc_bytes_quick : kc_bytes_full;
+	const unsigned int *mcs = o->quick ? mc_quick : mc_full;
+	const unsigned int *ncs = o->quick ? nc_quick : nc_full;
+	size_t nkc = o->quick ? 2 : 8, nmc = o->quick ? 2 : 6;
+	size_t nnc = o->quick ? 1 : 5, npf = be == AMX_GEMM_BACKEND_AMX ? (o->quick ? 2 : 4) : 1;
+	size_t total = nkc * nmc + nnc + npf, done = 0;
+	size_t esz = op == AMX_GEMM_OP_BF16 ? 2 : 1;
+	int reps = o->quick ? 1 : 4, bad = 0, ret = 0;
+	/* the portable C path is ~10x slower: an 8x smaller problem */
+	size_t sz = be == AMX_GEMM_BACKEND_C && o->size >= 64 ? o->size / 2 : o->size;
+	struct tune_problem p = { .op = op, .s = sz, .k = 2 * sz };
+	struct amx_gemm_blocking def, best, cur;
+	double gbest, g, gdef;
+
+	p.a = malloc(p.s * p.k * esz);
+	p.b = malloc(p.k * p.s * esz);
+	p.c = malloc(p.s * p.s * 4);
+	p.cref = malloc(p.s * p.s * 4);
+	if (!p.a || !p.b || !p.c || !p.cref) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	tune_fill(&p);
+	amx_gemm_set_blocking(be, op, NULL);
+	amx_gemm_get_blocking(be, op, &def);
+	ret = tune_run(&p);
+	if (ret)
+		goto out;
+	memcpy(p.cref, p.c, p.s * p.s * 4);
+	gdef = tune_try(&p, be, &def, reps, &bad);
+	best = def;
+	gbest = gdef;
+	for (size_t i = 0; i < nkc; i++)
+		for (size_t j = 0; j < nmc; j++) {
+			cur = def;
+			cur.kc = kcs[i] / esz;
+			cur.mc = mcs[j];
+			g = tune_try(&p, be, &cur, reps, &bad);
+			if (g > gbest) {
+				gbest = g;
+				best = cur;
+			}
+			if (o->verbose || ++done % 8 == 0 || done == nkc * nmc)
+				fprintf(stderr, "\ramx-tune: %-6s %-4s [%3zu/%3zu] best kc %u mc %u: %.1f G/s   ",
+					tune_backend_names[be], tune_op_names[op],
+					done, total, best.kc, best.mc, gbest);
+		}
+	for (size_t i = 0; i < nnc; i++) {
+		cur = best;
+		cur.nc = ncs[i];
+		g = tune_try(&p, be, &cur, reps, &bad);
+		if (g > gbest) {
+			gbest = g;
+			best = cur;
+		}
+		done++;
+	}
+	for (size_t i = 0; i < npf; i++) {
+		cur = best;
+		cur.prefetch = pf_list[i];
+		g = tune_try(&p, be, &cur, reps, &bad);
+		if (g > gbest) {
+			gbest = g;
+			best = cur;
+		}
+		done++;
+	}
+	/*
+	 * A busy machine makes single timings lie: time the default and the
+	 * winner again, alternately, and keep the winner only when it is
+	 * clearly (3 %) faster.
+	 */
+	if (memcmp(&best, &def, sizeof(best))) {
+		double gd = 0, gb = 0;
+
+		for (int r = 0; r < 3; r++) {
+			g = tune_try(&p, be, &def, reps, &bad);
+			gd = g > gd ? g : gd;
+			g = tune_try(&p, be, &best, reps, &bad);
+			gb = g > gb ? g : gb;
+		}
+		gdef = gd;
+		gbest = gb;
+		if (gb < 1.03 * gd) {
+			best = def;
+			gbest = gd;
+		}
+	}
+	fprintf(stderr, "\ramx-tune: %-6s %-4s [%3zu/%3zu] done%40s\n",
+		tune_backend_names[be], tune_op_names[op], done, total, "");
+	if (bad) {
+		fprintf(stderr, "amx-tune: %s %s: results differ between blockings\n",
+			tune_backend_names[be], tune_op_names[op]);
+		ret = -EIO;
+		goto out;
+	}
+	amx_gemm_set_blocking(be, op, &best);
+	amx_gemm_get_blocking(be, op, &best);
+	printf("%-6s %-4s kc %5u mc %5u nc %5u prefetch %2u  %8.1f G/s (default %8.1f, %+.0f %%)\n",
+	       tune_backend_names[be], tune_op_names[op], best.kc, best.mc,
+	       best.nc, best.prefetch, gbest, gdef,
+	       gdef > 0 ? 100 * (gbest / gdef - 1) : 0.0);
+out:
+	free(p.a);
+	free(p.b);
+	free(p.c);
+	free(p.cref);
+	return ret;
+}
+
+static int tune_all(const struct tune_opts *o)
+{
+	const char *old = getenv("AMX_FORCE_FALLBACK");
+	char *saved = old ? strdup(old) : NULL;
+	int ret = 0, tuned = 0;
+	double t0 = tune_now();
+
+	amx_request();
+	amx_set_num_threads(1);
+	for (int be = AMX_GEMM_BACKEND_AMX; !ret && be <= AMX_GEMM_BACKEND_C; be++) {
+		if (!(o->backends & (1u << be)))
+			continue;
+		if (!tune_force_backend(be)) {
+			fprintf(stderr, "amx-tune: %s: not usable here, skipped\n",
+				tune_backend_names[be]);
+			continue;
+		}
+		for (int op = AMX_GEMM_OP_BF16; !ret && op <= AMX_GEMM_OP_U8S8; op++)
+			ret = tune_one(o, be, op);
+		tuned++;
+	}
+	if (saved)
+		setenv("AMX_FORCE_FALLBACK", saved, 1);
+	else
+		unsetenv("AMX_FORCE_FALLBACK");
+	free(saved);
+	amx_set_num_threads(0);
+	if (ret)
+		return ret;
+	if (!tuned) {
+		fprintf(stderr, "amx-tune: no backend to tune\n");
+		return -ENODEV;
+	}
+	fprintf(stderr, "amx-tune: %.1f s\n", tune_now() - t0);
+	if (o->dry_run)
+		return 0;
+	ret = amx_gemm_blocking_save(o->output);
+	if (ret)
+		fprintf(stderr, "amx-tune: cannot save %s: %s\n",
+			o->output ? o->output : "the tuning file", amx_strerror(ret));
+	else
+		fprintf(stderr, "amx-tune: saved %s\n", o->output ? o->output :
+			"$XDG_CACHE_HOME/libamx/gemm-blocking");
+	return ret;
+}
+
+#ifndef AMX_TUNE_NO_MAIN
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: amx-tune [--quick] [--backend amx|avx512|c|all] [--size N]\n"
+		   "                [--output FILE | --system] [--dry-run] [--verbose]\n"
+		   "  --quick     a few candidates on a small problem (seconds; a smoke test)\n"
+		   "  --backend   tune only this backend (default: AMX and AVX-512 where usable)\n"
+		   "  --size N    M = N of the timed problem, K = 2N (default 768, quick 128)\n"
+		   "  --output F  write F instead of $XDG_CACHE_HOME/libamx/gemm-blocking\n"
+		   "  --system    write /etc/libamx/gemm-blocking (all users of this machine)\n"
+		   "  --dry-run   measure and print, save nothing\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "quick", no_argument, NULL, 'q' },
+		{ "backend", required_argument, NULL, 'b' },
+		{ "size", required_argument, NULL, 's' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "system", no_argument, NULL, 'S' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "verbose", no_argument, NULL, 'v' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 },
+	};
+	struct tune_opts o = { .backends = 1u << AMX_GEMM_BACKEND_AMX |
+					   1u << AMX_GEMM_BACKEND_AVX512 };
+	int c;
+
+	while ((c = getopt_long(argc, argv, "qb:s:o:Snvh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'q': o.quick = 1; break;
+		case 'n': o.dry_run = 1; break;
+		case 'v': o.verbose = 1; break;
+		case 'o': o.output = optarg; break;
+		case 'S': o.output = "/etc/libamx/gemm-blocking"; break;
+		case 's': o.size = strtoul(optarg, NULL, 0); break;
+		case 'b':
+			if (!strcmp(optarg, "all"))
+				o.backends = 0xe;
+			else if (!strcmp(optarg, "amx"))
+				o.backends = 1u << AMX_GEMM_BACKEND_AMX;
+			else if (!strcmp(optarg, "avx512"))
+				o.backends = 1u << AMX_GEMM_BACKEND_AVX512;
+			else if (!strcmp(optarg, "c"))
+				o.backends = 1u << AMX_GEMM_BACKEND_C;
+			else {
+				usage(stderr);
+				return 2;
+			}
+			break;
+		case 'h': usage(stdout); return 0;
+		default: usage(stderr); return 2;
+		}
+	}
+	if (optind < argc || (o.size && (o.size < 16 || o.size > 8192))) {
+		usage(stderr);
+		return 2;
+	}
+	if (!o.size)
+		o.size = o.quick ? 128 : 768;
+	if (o.output && !strcmp(o.output, "/etc/libamx/gemm-blocking"))
+		mkdir("/etc/libamx", 0755);
+	return tune_all(&o) ? 1 : 0;
+}
+#endif
