@@ -1,10 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
- * The AMX code path on any x86-64: the GEMM sources (driver, packing, AMX
- * micro-kernels, pool) are compiled into this program with amx.h's tile
- * macros replaced by a C model of the SDM's TILELOADD, TILESTORED,
- * TILEZERO, TDPBF16PS, TDPBSSD and TDPBUSD (per-thread tile registers and
- * configuration), and amx_status() reporting AMX as usable.  The model
+ * The AMX code path on any x86-64: this program links the amx_tile_model
+ * library (the library's own sources built with AMX_TILE_MODEL, see
+ * libamx/gemm/tile_model.h) and supplies, under the seam's amx_model_*
+ * names, a C model of the SDM's TILELOADD, TILESTORED, TILEZERO,
+ * TDPBF16PS, TDPBSSD and TDPBUSD (per-thread tile registers and
+ * configuration), with amx_status() reporting AMX as usable.  The model
  * checks what the hardware would fault on (no configuration, shape
  * mismatches between tiles); out-of-bounds tile loads and stores show up
  * under the sanitizer build.  Then the shape grid runs on the AMX backend:
@@ -141,34 +142,47 @@ static void emu_dpb(int c, int a, int b, int a_signed)
 			}
 }
 
-#undef amx_tile_load
-#undef amx_tile_store
-#undef amx_tile_zero
-#undef amx_tdpbf16ps
-#undef amx_tdpbssd
-#undef amx_tdpbusd
-#define amx_tile_load(t, base, stride)	emu_loadd(t, base, (long)(stride))
-#define amx_tile_store(t, base, stride)	emu_stored(t, base, (long)(stride))
-#define amx_tile_zero(t)		emu_zero(t)
-#define amx_tdpbf16ps(c, a, b)		emu_dpbf16ps(c, a, b)
-#define amx_tdpbssd(c, a, b)		emu_dpb(c, a, b, 1)
-#define amx_tdpbusd(c, a, b)		emu_dpb(c, a, b, 0)
-
 /*
- * The foundation calls the kernels rely on, answered by the model under
- * other names, so that the library's own (linked in, static in the guest
- * build) stay as they are.
+ * The library's link-time seam (libamx/gemm/tile_model.h): the GEMM of the
+ * amx_tile_model library calls these where the real one runs a tile
+ * instruction or asks the foundation whether AMX is usable.
  */
-#define amx_status		emu_status
-#define amx_tile_configure	emu_tile_configure
-#define amx_tile_release	emu_tile_release
+void amx_model_tile_load(int t, const void *base, long stride)
+{
+	emu_loadd(t, base, stride);
+}
 
-static int emu_status(void)
+void amx_model_tile_store(int t, void *base, long stride)
+{
+	emu_stored(t, base, stride);
+}
+
+void amx_model_tile_zero(int t)
+{
+	emu_zero(t);
+}
+
+void amx_model_tdpbf16ps(int c, int a, int b)
+{
+	emu_dpbf16ps(c, a, b);
+}
+
+void amx_model_tdpbssd(int c, int a, int b)
+{
+	emu_dpb(c, a, b, 1);
+}
+
+void amx_model_tdpbusd(int c, int a, int b)
+{
+	emu_dpb(c, a, b, 0);
+}
+
+int amx_model_status(void)
 {
 	return 0;
 }
 
-static int emu_tile_configure(const struct amx_tilecfg *cfg)
+int amx_model_tile_configure(const struct amx_tilecfg *cfg)
 {
 	if (cfg->palette_id != 1)
 		return -EINVAL;
@@ -183,45 +197,9 @@ static int emu_tile_configure(const struct amx_tilecfg *cfg)
 	return 0;
 }
 
-static void emu_tile_release(void)
+void amx_model_tile_release(void)
 {
 	memset(&emu, 0, sizeof(emu));
-}
-
-/* ---- the library's GEMM sources, on the model ---------------------- */
-
-#include "../libamx/gemm/gemm.c"
-#include "../libamx/gemm/gemm_cpu.c"
-#include "../libamx/gemm/gemm_backends.c"
-#include "../libamx/gemm/gemm_blocks.c"
-#include "../libamx/gemm/gemm_ref.c"
-#include "../libamx/gemm/pack_a.c"
-#include "../libamx/gemm/pack_bf16_vnni.c"
-#include "../libamx/gemm/pack_s8_vnni.c"
-#include "../libamx/gemm/gemm_amx_tile.c"
-#include "../libamx/gemm/gemm_amx_bf16_32x32.c"
-#include "../libamx/gemm/gemm_amx_int8_32x32.c"
-#include "../libamx/pool/pool.c"
-#include "../libamx/span.c"
-#include "../libamx/env.c"
-
-/* never selected here: the backend is AMX */
-void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
-			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc, size_t pf)
-{
-	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
-	(void)ldc; (void)corr; (void)acc; (void)pf;
-	abort();
-}
-
-void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc, size_t pf)
-{
-	(void)mr; (void)nr; (void)kcpad_bytes; (void)ap; (void)bp; (void)c;
-	(void)ldc; (void)corr; (void)acc; (void)pf;
-	abort();
 }
 
 #include "gemm_grid.h"

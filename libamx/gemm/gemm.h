@@ -12,6 +12,7 @@
 #include <amx.h>
 #include "internal.h"
 #include "../pool/pool.h"
+#include "tile_model.h"
 
 /* register/tile blocking */
 #define GEMM_NR		32	/* columns per B micro-panel: 2 AMX tiles, 2 zmm */
