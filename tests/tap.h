@@ -7,9 +7,11 @@
 #ifndef AMX_TAP_H
 #define AMX_TAP_H
 
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #define TAP_PASS 0
 #define TAP_FAIL 1
@@ -72,6 +74,37 @@ static inline void __attribute__((noreturn)) tap_skip_all(const char *reason)
 	printf("TAP version 13\n1..0 # SKIP %s\n", reason);
 	fflush(stdout);
 	exit(TAP_SKIP);
+}
+
+/* Abandon the run: "Bail out!" with a reason, exit 1 (async-signal-safe). */
+static inline void __attribute__((noreturn)) tap_bail_out(const char *reason)
+{
+	static const char head[] = "Bail out! ";
+	size_t n = 0;
+
+	while (reason[n])
+		n++;
+	if (write(STDOUT_FILENO, head, sizeof(head) - 1) < 0 ||
+	    write(STDOUT_FILENO, reason, n) < 0 ||
+	    write(STDOUT_FILENO, "\n", 1) < 0)
+		_exit(TAP_FAIL);
+	_exit(TAP_FAIL);
+}
+
+static inline void tap__on_alarm(int sig)
+{
+	(void)sig;
+	tap_bail_out("time limit reached (alarm)");
+}
+
+/*
+ * Bound the whole program: after @seconds it bails out and exits 1, well
+ * before CTest's own timeout would kill it without a word.
+ */
+static inline void tap_time_limit(unsigned int seconds)
+{
+	signal(SIGALRM, tap__on_alarm);
+	alarm(seconds);
 }
 
 static inline int __attribute__((noreturn)) tap_done(void)
