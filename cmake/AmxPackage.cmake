@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: MIT
-# The SDK: CMake package (amx::amx, amx::amx_static) and pkg-config file.
+# The SDK: CMake package (amx::amx, amx::amx_static; component cblas:
+# amx::amx_cblas, amx::amx_cblas_static) and pkg-config files.
 include(CMakePackageConfigHelpers)
 
 set(AMX_CMAKE_DIR ${CMAKE_INSTALL_LIBDIR}/cmake/amx)
@@ -21,3 +22,9 @@ file(RELATIVE_PATH AMX_PC_UP /prefix/${CMAKE_INSTALL_LIBDIR}/pkgconfig /prefix)
 set(AMX_PC_PREFIX "\${pcfiledir}/${AMX_PC_UP}")
 configure_file(${PROJECT_SOURCE_DIR}/cmake/amx.pc.in ${PROJECT_BINARY_DIR}/amx.pc @ONLY)
 install(FILES ${PROJECT_BINARY_DIR}/amx.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+if(AMX_BUILD_CBLAS)
+  configure_file(${PROJECT_SOURCE_DIR}/cmake/amx_cblas.pc.in
+                 ${PROJECT_BINARY_DIR}/amx_cblas.pc @ONLY)
+  install(FILES ${PROJECT_BINARY_DIR}/amx_cblas.pc
+          DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+endif()

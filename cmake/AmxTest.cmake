@@ -2,7 +2,7 @@
 #
 # amx_add_test(NAME <name> SOURCES <files...> [NEEDS_AMX] [ARGS <args...>]
 #              [LABELS <labels...>] [LIBS <targets...>] [NO_GUEST]
-#              [GUEST_DEFAULT_ONLY])
+#              [GUEST_DEFAULT_ONLY] [TARGET <program>])
 #
 # One program per feature.  The program prints TAP and exits 0 (pass),
 # 4 (skip: the feature is missing here) or anything else (fail).  Every
@@ -11,6 +11,9 @@
 # twice, the second time with strict_sas_size=1; GUEST_DEFAULT_ONLY keeps
 # a long test that has nothing to do with signal stacks (GEMM) out of the
 # second boot.
+#
+# TARGET names the program (default test_<name>); several tests with other
+# ARGS may share one program: it is built once.
 #
 # amx_add_test_command(NAME <name> COMMAND <cmd...> [LABELS ...]) adds a
 # test that is not one of our programs (scripts, consumer builds).
@@ -43,20 +46,26 @@ function(amx__guest_list name target args default_only)
 endfunction()
 
 function(amx_add_test)
-  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST;GUEST_DEFAULT_ONLY" "NAME"
+  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST;GUEST_DEFAULT_ONLY" "NAME;TARGET"
                         "SOURCES;ARGS;LABELS;LIBS" ${ARGN})
-  set(_target test_${T_NAME})
-  add_executable(${_target} ${T_SOURCES})
-  amx_link_program(${_target})
-  if(T_LIBS)
-    target_link_libraries(${_target} PRIVATE ${T_LIBS})
+  if(T_TARGET)
+    set(_target ${T_TARGET})
+  else()
+    set(_target test_${T_NAME})
+  endif()
+  if(NOT TARGET ${_target})
+    add_executable(${_target} ${T_SOURCES})
+    amx_link_program(${_target})
+    if(T_LIBS)
+      target_link_libraries(${_target} PRIVATE ${T_LIBS})
+    endif()
   endif()
   add_test(NAME ${T_NAME} COMMAND ${_target} ${T_ARGS})
   set(_labels unit ${T_LABELS})
   if(T_NEEDS_AMX)
     list(APPEND _labels amx)
   endif()
-  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
+  set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 120
                        LABELS "${_labels}")
   if(NOT T_NO_GUEST)
     amx__guest_list(${T_NAME} ${_target} "${T_ARGS}" "${T_GUEST_DEFAULT_ONLY}")
@@ -71,7 +80,7 @@ function(amx_example_test name target)
   if(E_NEEDS_AMX)
     list(APPEND _labels amx)
   endif()
-  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 300
+  set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 120
                        LABELS "${_labels}")
   if(NOT E_NO_GUEST)
     amx__guest_list(example.${name} ${target} "${E_ARGS}" "${E_GUEST_DEFAULT_ONLY}")

@@ -107,8 +107,22 @@ struct amx_info {
 	 * of the caller and of later threads are allocated up front.
 	 */
 	uint32_t alloc_sync;
-	uint32_t reserved[14];
+	/*
+	 * The environment variable AMX_FORCE_FALLBACK as the GEMM helpers
+	 * read it at this moment: AMX_FORCE_NONE, AMX_FORCE_NO_AMX or
+	 * AMX_FORCE_C.  force_fallback_ignored is 1 when the variable holds
+	 * a value outside the documented set ("", "0", "1", "c"), which the
+	 * library then ignores (force_fallback is AMX_FORCE_NONE).
+	 */
+	uint32_t force_fallback;
+	uint32_t force_fallback_ignored;
+	uint32_t reserved[12];
 };
+
+/* Values of struct amx_info.force_fallback. */
+#define AMX_FORCE_NONE		0	/* best implementation available */
+#define AMX_FORCE_NO_AMX	1	/* AMX_FORCE_FALLBACK=1: no AMX tiles */
+#define AMX_FORCE_C		2	/* AMX_FORCE_FALLBACK=c: portable C only */
 
 /*
  * Fill @info.  CPUID, XGETBV, AT_MINSIGSTKSZ and ARCH_GET_XCOMP_SUPP are
@@ -304,8 +318,9 @@ AMX_API int amx_bf16_to_fp32_array(float *dst, const amx_bf16 *src, size_t n);
  * k-elements 2r.. or 4r.. of that block.  Ragged edges are zero-padded.
  * The size in bytes is returned by amx_pack_b_size_*(); returns 0 for an
  * empty matrix.  Pack returns 0, -EINVAL (NULL with a non-zero size,
- * ldb < n) or -EOVERFLOW (size not representable); on error nothing is
- * written.  Unpack is the inverse (tests, debugging).
+ * ldb < n) or -EOVERFLOW (size not representable, or a span that cannot
+ * exist in the address space: see amx_pack_b_bf16(3)); on error nothing
+ * is written.  Unpack is the inverse (tests, debugging).
  */
 AMX_API size_t amx_pack_b_size_bf16(size_t k, size_t n);
 AMX_API size_t amx_pack_b_size_i8(size_t k, size_t n);

@@ -117,10 +117,14 @@ static void read_static(void)
 {
 	struct amx_info *si = &static_info;
 	unsigned long mask = 0;
+	int saved = errno;
 	long ret;
 
 	read_cpu(si);
+	/* getauxval() sets errno to ENOENT when the kernel (< 5.14, or
+	 * valgrind) does not provide the entry */
 	si->minsigstksz = getauxval(AT_MINSIGSTKSZ);
+	errno = saved;
 	ret = amx__arch_prctl(ARCH_GET_XCOMP_SUPP, (unsigned long)&mask);
 	si->kernel_supported_err = (int)ret;
 	si->kernel_supported = ret ? 0 : mask;
@@ -132,27 +136,23 @@ const struct amx_info *amx__static_info(void)
 	return &static_info;
 }
 
+/*
+ * Without AT_MINSIGSTKSZ (kernels before 5.14): the XSAVE area for every
+ * feature the CPU has, plus what the kernel puts around it (rt_sigframe
+ * with ucontext and siginfo, the FP_XSTATE_MAGIC2 trailer, 64-byte
+ * alignment and the 128-byte red zone), rounded up generously.
+ */
+size_t amx__sigframe_size(const struct amx_info *si)
+{
+	if (si->minsigstksz)
+		return si->minsigstksz;
+	return (size_t)si->xsave_size_max + AMX_SIGFRAME_OVERHEAD;
+}
+
 bool amx__supported(const struct amx_info *si)
 {
 	return (si->cpu & AMX_CPU_AMX_TILE) && si->max_palette >= 1 &&
 	       (si->cpu & AMX_CPU_OSXSAVE) &&
 	       (si->xcr0 & AMX_XFEATURE_MASK_TILE) == AMX_XFEATURE_MASK_TILE &&
 	       (si->kernel_supported & (1ull << AMX_XFEATURE_XTILEDATA));
-}
-
-int amx_get_info(struct amx_info *info)
-{
-	unsigned long mask = 0;
-	long ret;
-
-	if (!info)
-		return -EINVAL;
-	*info = *amx__static_info();
-	ret = amx__arch_prctl(ARCH_GET_XCOMP_PERM, (unsigned long)&mask);
-	info->kernel_permitted_err = (int)ret;
-	info->kernel_permitted = ret ? 0 : mask;
-	info->sigaltstack_size = amx_sigaltstack_size();
-	info->status = amx_status();
-	info->alloc_sync = amx__alloc_sync();
-	return 0;
 }

@@ -4,6 +4,7 @@
 #define AMX_INTERNAL_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "amx.h"
@@ -32,7 +33,36 @@ AMX_HIDDEN bool amx__alloc_sync(void);
 /* arch_prctl(2) returning 0 or -errno, leaving errno alone. */
 AMX_HIDDEN long amx__arch_prctl(int code, unsigned long arg);
 
-/* Signal frame size the kernel requires once AMX is permitted. */
+/*
+ * What the kernel puts around the XSAVE area in a signal frame, for
+ * kernels without AT_MINSIGSTKSZ (see detect.c).
+ */
+#define AMX_SIGFRAME_OVERHEAD 1024u
+
+/* Signal frame size the kernel requires once AMX is permitted (detect.c). */
 AMX_HIDDEN size_t amx__sigframe_size(const struct amx_info *si);
+
+/*
+ * 0 when the bytes [p, p + bytes) can exist in a Linux x86-64 process:
+ * they end at or below 2^47 when @p is below 2^47, at or below 2^56
+ * otherwise (5-level paging); -EOVERFLOW when not.
+ */
+AMX_HIDDEN int amx__user_range(const void *p, size_t bytes);
+
+/*
+ * Byte span of a row-major @rows x @cols matrix of @esz-byte elements,
+ * @ld elements between rows, at @p: 0 with *bytes = 0 when empty (p and ld
+ * are then not looked at), -EINVAL for NULL @p or @ld < @cols, -EOVERFLOW
+ * when the span is not representable or cannot exist (amx__user_range()).
+ */
+AMX_HIDDEN int amx__matrix_span(size_t rows, size_t cols, size_t ld,
+				size_t esz, const void *p, size_t *bytes);
+
+/*
+ * The AMX_FORCE_FALLBACK environment variable now: AMX_FORCE_NONE (unset,
+ * empty or "0"), AMX_FORCE_NO_AMX ("1") or AMX_FORCE_C ("c").  Any other
+ * value is ignored (AMX_FORCE_NONE) and sets *@ignored.
+ */
+AMX_HIDDEN int amx__force_fallback(bool *ignored);
 
 #endif /* AMX_INTERNAL_H */

@@ -50,11 +50,16 @@ size_t amx_pack_b_size_i8(size_t k, size_t n)
 	return packed_size(&shape_i8, k, n, &bytes) ? 0 : bytes;
 }
 
-/* Arguments shared by pack and unpack. */
+/*
+ * Arguments shared by pack and unpack: both the caller's matrix and the
+ * packed image must be able to exist (amx__matrix_span(),
+ * amx__user_range()).
+ */
 static int check_args(const struct vnni_shape *s, const void *packed,
 		      const void *b, size_t k, size_t n, size_t ldb)
 {
-	size_t bytes, last;
+	size_t bytes, span;
+	int ret;
 
 	if (!k || !n)
 		return 0;
@@ -62,12 +67,10 @@ static int check_args(const struct vnni_shape *s, const void *packed,
 		return -EINVAL;
 	if (packed_size(s, k, n, &bytes))
 		return -EOVERFLOW;
-	/* The caller's matrix must be addressable: (k-1)*ldb + n elements. */
-	if (__builtin_mul_overflow(k - 1, ldb, &last) ||
-	    __builtin_add_overflow(last, n, &last) ||
-	    __builtin_mul_overflow(last, s->es, &last))
-		return -EOVERFLOW;
-	return 0;
+	ret = amx__matrix_span(k, n, ldb, s->es, b, &span);
+	if (!ret)
+		ret = amx__user_range(packed, bytes);
+	return ret;
 }
 
 /*

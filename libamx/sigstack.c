@@ -16,21 +16,6 @@
 #include "compat.h"
 #include "internal.h"
 
-/*
- * Without AT_MINSIGSTKSZ (kernels before 5.14): the XSAVE area for every
- * feature the CPU has, plus what the kernel puts around it (rt_sigframe
- * with ucontext and siginfo, the FP_XSTATE_MAGIC2 trailer, 64-byte
- * alignment and the 128-byte red zone), rounded up generously.
- */
-#define AMX_SIGFRAME_OVERHEAD 1024u
-
-size_t amx__sigframe_size(const struct amx_info *si)
-{
-	if (si->minsigstksz)
-		return si->minsigstksz;
-	return (size_t)si->xsave_size_max + AMX_SIGFRAME_OVERHEAD;
-}
-
 size_t amx_sigaltstack_size(void)
 {
 	const struct amx_info *si = amx__static_info();

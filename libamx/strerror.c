@@ -1,12 +1,22 @@
 // SPDX-License-Identifier: MIT
 /* Error sentences in AMX terms: the cause, then the fix. */
 #include <errno.h>
+#include <limits.h>
 
 #include "internal.h"
 
 const char *amx_strerror(int err)
 {
-	switch (err < 0 ? -err : err) {
+	/*
+	 * Errors are negative.  A positive value is a successful result (a
+	 * count, or "done, nothing had to change" such as
+	 * amx_tile_configure()'s 1), never a cause to describe.
+	 */
+	if (err > 0)
+		return "not an error: a positive result means success (a count, or nothing had to change)";
+	if (err == INT_MIN)
+		return "unknown error";
+	switch (-err) {
 	case 0:
 		return "success";
 	case EOPNOTSUPP:

@@ -6,6 +6,7 @@
 #include <amx.h>
 #include <errno.h>
 #include <stdint.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -39,6 +40,29 @@ static inline uint64_t amx_test_rand(uint64_t *s)
 	*s ^= *s << 25;
 	*s ^= *s >> 27;
 	return *s * 0x2545F4914F6CDD1Dull;
+}
+
+/*
+ * The tests' own bf16 reference, independent of the library's converter:
+ * fp32 -> bf16 rounding to nearest even (finite inputs), bf16 -> fp32
+ * exactly.
+ */
+static inline uint16_t amx_test_f2bf(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	u += 0x7fffu + ((u >> 16) & 1);
+	return (uint16_t)(u >> 16);
+}
+
+static inline float amx_test_bf2f(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
 }
 
 #endif /* AMX_TEST_H */

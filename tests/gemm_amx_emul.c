@@ -200,6 +200,8 @@ static void emu_tile_release(void)
 #include "../libamx/gemm/gemm_amx_bf16_32x32.c"
 #include "../libamx/gemm/gemm_amx_int8_32x32.c"
 #include "../libamx/pool/pool.c"
+#include "../libamx/span.c"
+#include "../libamx/env.c"
 
 /* never selected here: the backend is AMX */
 void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared helpers for the GEMM tests: TAP output, random matrices, the
- * double/int64 oracle, guarded C buffers and the bf16 error bound.
+ * Shared helpers for the GEMM tests: random matrices, the double/int64
+ * oracle, guarded C buffers and the bf16 error bound.  TAP output, the
+ * random numbers and the bf16 reference come from tap.h and amx_test.h,
+ * as for every other test program.
  */
 #ifndef GEMM_TEST_COMMON_H
 #define GEMM_TEST_COMMON_H
@@ -15,65 +17,49 @@
 #include <string.h>
 
 #include "amx_gemm.h"
+#include "amx_test.h"
 
 /* helpers a given test may not use */
 #define T_FN static __attribute__((unused))
 
-#define KSFT_PASS 0
-#define KSFT_FAIL 1
-#define KSFT_SKIP 4
+#define KSFT_PASS TAP_PASS
+#define KSFT_FAIL TAP_FAIL
+#define KSFT_SKIP TAP_SKIP
 
-static unsigned int t_num, t_fail;
-
+/* The GEMM tests' names for tap.h's and amx_test.h's helpers. */
 T_FN void t_result(int ok, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 T_FN void t_result(int ok, const char *fmt, ...)
 {
+	char line[512];
 	va_list ap;
 
-	printf("%sok %u - ", ok ? "" : "not ", ++t_num);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	vsnprintf(line, sizeof(line), fmt, ap);
 	va_end(ap);
-	putchar('\n');
-	fflush(stdout);
-	if (!ok)
-		t_fail++;
+	tap_ok(ok, "%s", line);
 }
 
 T_FN int t_finish(void)
 {
-	printf("1..%u\n# totals: pass %u fail %u\n", t_num, t_num - t_fail,
-	       t_fail);
-	return t_fail ? KSFT_FAIL : KSFT_PASS;
+	return tap_finish();
 }
 
 static uint64_t t_rng = 0x9e3779b97f4a7c15ull;
 
 T_FN uint32_t t_rand(void)
 {
-	t_rng ^= t_rng << 13;
-	t_rng ^= t_rng >> 7;
-	t_rng ^= t_rng << 17;
-	return (uint32_t)(t_rng >> 16);
+	return (uint32_t)(amx_test_rand(&t_rng) >> 32);
 }
 
 T_FN uint16_t t_f2bf(float f)
 {
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	u += 0x7fffu + ((u >> 16) & 1);
-	return (uint16_t)(u >> 16);
+	return amx_test_f2bf(f);
 }
 
 T_FN double t_bf2d(uint16_t h)
 {
-	uint32_t u = (uint32_t)h << 16;
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
+	return amx_test_bf2f(h);
 }
 
 /* values in [-2, 2) rounded to bf16; never subnormal */

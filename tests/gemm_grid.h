@@ -131,36 +131,39 @@ static void t_grid(int type, int packed, const char *what)
 }
 
 /*
- * The grid of each of @types on every fallback path (AVX-512 where the CPU
- * has it, then portable C), with 1 thread and with the default pool, B
- * pre-packed with the pool only; @per_path (if any) once per path.
+ * The grid of each of @types on one fallback path, @path: "avx512" or "c"
+ * (AMX_FORCE_FALLBACK=1 or =c), with 1 thread and with the default pool,
+ * B pre-packed with the pool only; @per_path (if any) after it.  One path
+ * per program keeps each within its time bound under the sanitizers.
+ * Exits 4 for "avx512" on a CPU without AVX-512 (the "c" run covers it).
  */
-static inline void t_fallback_paths(enum amx_gemm_type gt, const int *types,
-				    size_t ntypes, void (*per_path)(void))
+static inline void t_fallback_path(const char *path, enum amx_gemm_type gt,
+				   const int *types, size_t ntypes,
+				   void (*per_path)(void))
 {
-	static const char *const paths[] = { "1", "c" };
-	size_t npaths;
+	int avx512 = path && !strcmp(path, "avx512");
 
-	/* without AVX-512 (e.g. a QEMU guest) "1" is the C path already */
-	setenv("AMX_FORCE_FALLBACK", paths[0], 1);
-	npaths = amx_gemm_backend(gt) == AMX_GEMM_BACKEND_C ? 1 : 2;
-	for (size_t p = 0; p < npaths; p++) {
-		setenv("AMX_FORCE_FALLBACK", paths[p], 1);
-		for (unsigned int th = 0; th < 2; th++) {
-			char what[64];
-
-			amx_set_num_threads(th ? 0 : 1);
-			snprintf(what, sizeof(what), "%s %d thr",
-				 t_backend_name(amx_gemm_backend(gt)),
-				 amx_get_num_threads());
-			for (size_t t = 0; t < ntypes; t++)
-				t_grid(types[t], 0, what);
-			for (size_t t = 0; th && t < ntypes; t++)
-				t_grid(types[t], 1, what);
-		}
-		if (per_path)
-			per_path();
+	if (!avx512 && !(path && !strcmp(path, "c"))) {
+		printf("Bail out! usage: test avx512|c\n");
+		exit(TAP_FAIL);
 	}
+	setenv("AMX_FORCE_FALLBACK", avx512 ? "1" : "c", 1);
+	if (avx512 && amx_gemm_backend(gt) != AMX_GEMM_BACKEND_AVX512)
+		tap_skip_all("no AVX-512 BF16/VNNI here: the c path is the fallback");
+	for (unsigned int th = 0; th < 2; th++) {
+		char what[64];
+
+		amx_set_num_threads(th ? 0 : 1);
+		snprintf(what, sizeof(what), "%s %d thr",
+			 t_backend_name(amx_gemm_backend(gt)),
+			 amx_get_num_threads());
+		for (size_t t = 0; t < ntypes; t++)
+			t_grid(types[t], 0, what);
+		for (size_t t = 0; th && t < ntypes; t++)
+			t_grid(types[t], 1, what);
+	}
+	if (per_path)
+		per_path();
 }
 
 #endif

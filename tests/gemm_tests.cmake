@@ -1,9 +1,14 @@
 # GEMM tests (TAP; exit 0 pass, 4 skip, 1 fail); included from the tests
 # directory's CMakeLists.txt, which defines amx_add_test().
-amx_add_test(NAME gemm_bf16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_bf16.c
+# the shape grid, one program per fallback path (each within its time bound)
+foreach(_path avx512 c)
+  amx_add_test(NAME gemm_bf16.${_path} TARGET test_gemm_bf16
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_bf16.c ARGS ${_path}
 	LABELS gemm GUEST_DEFAULT_ONLY)
-amx_add_test(NAME gemm_int8 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c
+  amx_add_test(NAME gemm_int8.${_path} TARGET test_gemm_int8
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c ARGS ${_path}
 	LABELS gemm GUEST_DEFAULT_ONLY)
+endforeach()
 amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
 	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
@@ -16,3 +21,10 @@ amx_add_test(NAME gemm_amx_emul SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx_emul.
 target_include_directories(test_gemm_amx_emul PRIVATE ${PROJECT_SOURCE_DIR}/libamx)
 # the tile model is scalar C: optimise it even in Debug/sanitizer builds
 target_compile_options(test_gemm_amx_emul PRIVATE -O2)
+# whatever tile state the caller left, a GEMM computes and returns 0
+amx_add_test(NAME gemm_tile_state SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tile_state.c
+	NEEDS_AMX LABELS gemm GUEST_DEFAULT_ONLY)
+# the grids' oracle is scalar C: optimise it even in Debug/sanitizer builds
+# (the library they test keeps the build's flags)
+target_compile_options(test_gemm_bf16 PRIVATE -O2)
+target_compile_options(test_gemm_int8 PRIVATE -O2)

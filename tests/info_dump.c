@@ -19,5 +19,7 @@ int main(void)
 	printf("kernel_supported=%llu\nminsigstksz=%lu\nsigaltstack_size=%zu\n",
 	       (unsigned long long)in.kernel_supported, in.minsigstksz, in.sigaltstack_size);
 	printf("status=%d\nalloc_sync=%u\n", in.status, in.alloc_sync);
+	printf("force_fallback=%u\nforce_fallback_ignored=%u\n", in.force_fallback,
+	       in.force_fallback_ignored);
 	return 0;
 }

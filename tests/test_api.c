@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Version, error strings, and errno left alone by failing calls. */
+#include <limits.h>
 #include <string.h>
 
 #include "amx_test.h"
@@ -12,7 +13,7 @@ int main(void)
 	size_t i, j;
 	int distinct = 1, ret;
 
-	tap_plan(9);
+	tap_plan(11);
 	snprintf(buf, sizeof(buf), "%d.%d.%d", AMX_VERSION_MAJOR, AMX_VERSION_MINOR,
 		 AMX_VERSION_PATCH);
 	tap_ok(amx_version() == AMX_VERSION, "amx_version() = %d", amx_version());
@@ -24,8 +25,15 @@ int main(void)
 			if (!strcmp(amx_strerror(-codes[i]), amx_strerror(-codes[j])))
 				distinct = 0;
 	tap_ok(distinct, "every error code has its own sentence");
-	tap_ok(!strcmp(amx_strerror(-ENOSPC), amx_strerror(ENOSPC)),
-	       "sign of the code does not matter");
+	/* errors are negative; positive results (counts, "nothing changed") are not */
+	tap_ok(strcmp(amx_strerror(-ENOSPC), amx_strerror(ENOSPC)) &&
+	       strstr(amx_strerror(EPERM), "not an error") &&
+	       !strstr(amx_strerror(EPERM), "kernel"),
+	       "a positive value is not described as an error: %s", amx_strerror(EPERM));
+	tap_ok(strstr(amx_strerror(1), "not an error") != NULL,
+	       "amx_strerror(1) (amx_tile_configure's 'already live') says success");
+	tap_ok(!strcmp(amx_strerror(INT_MIN), "unknown error"),
+	       "INT_MIN is an unknown code (no overflowing negation)");
 	tap_ok(strstr(amx_strerror(-EOPNOTSUPP), "5.16") != NULL,
 	       "EOPNOTSUPP names the kernel version: %s", amx_strerror(-EOPNOTSUPP));
 	tap_ok(!strcmp(amx_strerror(-12345), "unknown error"), "unknown code");

@@ -2,6 +2,7 @@
 # SPDX-License-Identifier: MIT
 """amx-info --json parses and agrees with the library (tests/info_dump)."""
 import json
+import os
 import subprocess
 import sys
 
@@ -42,8 +43,36 @@ def main():
         check(doc["palette1"][key] == lib[key], f"palette1.{key} == {lib[key]}")
     check(isinstance(doc["cpu_vendor"], str) and doc["physical_cores"] >= 0,
           f"libcpuid: vendor '{doc['cpu_vendor']}', {doc['physical_cores']} cores")
+    cpuinfo = {}
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if not line.strip():
+                break
+            k, _, v = line.partition(":")
+            cpuinfo[k.strip()] = v.strip()
+    want = (int(cpuinfo.get("cpu family", -1)), int(cpuinfo.get("model", -1)),
+            int(cpuinfo.get("stepping", -1)))
+    got = (doc["cpu_family"], doc["cpu_model"], doc["cpu_stepping"])
+    check(got == want, f"family/model/stepping {got} == /proc/cpuinfo {want}")
+    amx_names = {"Sapphire Rapids", "Emerald Rapids", "Granite Rapids", "Granite Rapids D"}
+    check(not doc["cpu_features"]["amx_tile"] or doc["cpu_codename"] in amx_names | {""},
+          f"codename '{doc['cpu_codename']}' consistent with the AMX features")
     check(not doc["requested"], "--no-request did not ask for permission")
     check(int(doc["alloc_sync"]) == lib["alloc_sync"], "alloc_sync agrees")
+    check(doc["force_fallback"] == lib["force_fallback"] and
+          int(doc["force_fallback_ignored"]) == lib["force_fallback_ignored"],
+          "force_fallback agrees")
+    # an undocumented AMX_FORCE_FALLBACK value is ignored, and amx-info says so
+    for value, mode, ignored in [("c", 2, False), ("1", 1, False), ("0", 0, False),
+                                 ("yes", 0, True), ("C", 0, True)]:
+        env = dict(os.environ, AMX_FORCE_FALLBACK=value)
+        js = json.loads(subprocess.run([amx_info, "--json", "--no-request"], env=env,
+                                       capture_output=True, text=True).stdout)
+        human = subprocess.run([amx_info, "--no-request"], env=env,
+                               capture_output=True, text=True).stdout
+        check(js["force_fallback"] == mode and js["force_fallback_ignored"] == ignored and
+              ("IGNORED" in human) == ignored,
+              f"AMX_FORCE_FALLBACK={value!r}: mode {mode}, ignored {ignored}")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
     check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
     print(f"1..{len(results)}")

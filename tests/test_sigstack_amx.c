@@ -44,7 +44,8 @@ int main(void)
 	sigaltstack(&ss, NULL);
 	free(ss.ss_sp);
 
+	/* 1: a big enough stack (e.g. ASan's own) was already there, kept */
 	ret = amx_sigaltstack_install();
-	tap_ok(ret == 0, "amx_sigaltstack_install() after the request = %d", ret);
+	tap_ok(ret == 0 || ret == 1, "amx_sigaltstack_install() after the request = %d", ret);
 	tap_done();
 }

@@ -18,13 +18,54 @@
 struct cpu_names {
 	bool known;
 	char vendor[64], brand[128], codename[64];
+	int family, model, stepping;	/* as displayed: extended fields folded in */
 	int cores, logical;
 };
 
-static void cpu_names(struct cpu_names *n)
+/*
+ * Intel CPUs with AMX, by display model (family 6).  libcpuid's tables
+ * (0.6.2 in Debian 12) predate them and name a Sapphire Rapids Xeon
+ * "Xeon (Wolfdale)", so for a CPU with AMX-TILE the codename comes from
+ * here or is left empty: never a name that contradicts the features.
+ */
+static const struct {
+	int model;
+	const char *name;
+} amx_models[] = {
+	{ 0x8f, "Sapphire Rapids" }, { 0xcf, "Emerald Rapids" },
+	{ 0xad, "Granite Rapids" },  { 0xae, "Granite Rapids D" },
+};
+
+/*
+ * libcpuid's codename is kept only where it can be right: a CPU with
+ * AVX-512 must carry the name of a generation that has it (on this
+ * project's Zen hosts libcpuid 0.6.2 answers "Athlon X2 (Kuma)").
+ */
+static const char *const avx512_generations[] = {
+	"Skylake-X", "Skylake-SP", "Skylake-W", "Xeon Scalable", "Cascade",
+	"Cooper", "Ice Lake", "Tiger Lake", "Rocket Lake", "Cannon Lake",
+	"Knights", "Sapphire", "Emerald", "Granite", "Zen 4", "Zen 5",
+	"Raphael", "Genoa", "Bergamo", "Siena", "Phoenix", "Dragon Range",
+	"Turin", "Granite Ridge", "Strix",
+};
+
+static bool codename_fits(const char *name, const struct amx_info *in)
+{
+	size_t i;
+
+	if (!(in->cpu & AMX_CPU_AVX512F))
+		return true;
+	for (i = 0; i < sizeof(avx512_generations) / sizeof(avx512_generations[0]); i++)
+		if (strstr(name, avx512_generations[i]))
+			return true;
+	return false;
+}
+
+static void cpu_names(struct cpu_names *n, const struct amx_info *in)
 {
 	struct cpu_raw_data_t raw;
 	struct cpu_id_t id;
+	size_t i;
 
 	memset(n, 0, sizeof(*n));
 	if (cpuid_get_raw_data(&raw) || cpu_identify(&raw, &id))
@@ -32,9 +73,21 @@ static void cpu_names(struct cpu_names *n)
 	n->known = true;
 	snprintf(n->vendor, sizeof(n->vendor), "%s", id.vendor_str);
 	snprintf(n->brand, sizeof(n->brand), "%s", id.brand_str);
-	snprintf(n->codename, sizeof(n->codename), "%s", id.cpu_codename);
+	n->family = id.ext_family;
+	n->model = id.ext_model;
+	n->stepping = id.stepping;
 	n->cores = id.num_cores;
 	n->logical = id.num_logical_cpus;
+	if (!(in->cpu & AMX_CPU_AMX_TILE)) {
+		if (codename_fits(id.cpu_codename, in))
+			snprintf(n->codename, sizeof(n->codename), "%s",
+				 id.cpu_codename);
+		return;
+	}
+	for (i = 0; i < sizeof(amx_models) / sizeof(amx_models[0]); i++)
+		if (n->family == 6 && n->model == amx_models[i].model)
+			snprintf(n->codename, sizeof(n->codename), "%s",
+				 amx_models[i].name);
 }
 
 static const struct {
@@ -108,6 +161,8 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	json_str("cpu_vendor", n->known ? n->vendor : "", true);
 	json_str("cpu_brand", n->known ? n->brand : "", true);
 	json_str("cpu_codename", n->known ? n->codename : "", true);
+	printf("  \"cpu_family\": %d,\n  \"cpu_model\": %d,\n  \"cpu_stepping\": %d,\n",
+	       n->family, n->model, n->stepping);
 	printf("  \"physical_cores\": %d,\n  \"logical_cpus\": %d,\n", n->cores, n->logical);
 	printf("  \"cpu_features\": {");
 	for (i = 0; i < NFEATURES; i++)
@@ -132,6 +187,8 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	       in->sigaltstack_size);
 	printf("  \"requested\": %s,\n  \"status\": %d,\n", asked ? "true" : "false", in->status);
 	printf("  \"alloc_sync\": %s,\n", in->alloc_sync ? "true" : "false");
+	printf("  \"force_fallback\": %u,\n  \"force_fallback_ignored\": %s,\n",
+	       in->force_fallback, in->force_fallback_ignored ? "true" : "false");
 	json_str("status_text", amx_strerror(in->status), true);
 	printf("  \"request_result\": %d,\n", request);
 	printf("  \"proc\": [");
@@ -142,6 +199,24 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	printf("]\n}\n");
 }
 
+/* what AMX_FORCE_FALLBACK does to the GEMM helpers, if it is set */
+static void print_force(const struct amx_info *in)
+{
+	static const char *const what[] = {
+		[AMX_FORCE_NONE] = "no effect",
+		[AMX_FORCE_NO_AMX] = "GEMM avoids AMX",
+		[AMX_FORCE_C] = "GEMM uses portable C only",
+	};
+	const char *env = getenv("AMX_FORCE_FALLBACK");
+
+	if (in->force_fallback_ignored)
+		printf("GEMM:       AMX_FORCE_FALLBACK=\"%s\" IGNORED: not one of \"\", \"0\", \"1\", \"c\"\n",
+		       env ? env : "");
+	else if (env && in->force_fallback < 3)
+		printf("GEMM:       AMX_FORCE_FALLBACK=\"%s\": %s\n", env,
+		       what[in->force_fallback]);
+}
+
 static void print_human(const struct amx_info *in, const struct cpu_names *n,
 			int request, bool asked)
 {
@@ -150,8 +225,11 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 
 	printf("libamx %s\n\n", amx_version_string());
 	if (n->known)
-		printf("CPU:        %s, %s (%s), %d physical cores, %d logical\n",
-		       n->vendor, n->brand, n->codename, n->cores, n->logical);
+		printf("CPU:        %s, %s%s%s%s, family %d model 0x%x stepping %d, "
+		       "%d physical cores, %d logical\n",
+		       n->vendor, n->brand, *n->codename ? " (" : "", n->codename,
+		       *n->codename ? ")" : "", n->family, n->model, n->stepping,
+		       n->cores, n->logical);
 	else
 		printf("CPU:        (libcpuid could not identify it)\n");
 	printf("Features:  ");
@@ -186,6 +264,7 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 		printf("Permission: amx_request() = %d: %s%s\n", request, amx_strerror(request),
 		       in->alloc_sync ? " (tile buffers allocated up front)" : "");
 	printf("AMX:        %s\n", in->status ? amx_strerror(in->status) : "usable");
+	print_force(in);
 }
 
 static void usage(FILE *f)
@@ -227,7 +306,7 @@ int main(int argc, char **argv)
 	if (ask)
 		request = amx_request();
 	amx_get_info(&info);
-	cpu_names(&names);
+	cpu_names(&names, &info);
 	read_proc_lines();
 	if (json)
 		print_json(&info, &names, request, ask);

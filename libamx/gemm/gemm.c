@@ -260,23 +260,23 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 		__atomic_store_n(&j->err, ret, __ATOMIC_RELAXED);
 }
 
-/* bytes spanned by a rows x cols matrix with leading dimension ld */
+/*
+ * Bounding byte range [*lo, *hi) of a rows x cols matrix with leading
+ * dimension ld; empty (0, 0) when the matrix is.  -EINVAL or -EOVERFLOW as
+ * amx__matrix_span() says: a span that cannot exist in the address space
+ * is refused here, before any overlap test could answer -EINVAL for it.
+ */
 static int span(size_t rows, size_t cols, size_t ld, size_t esz,
 		const void *p, uintptr_t *lo, uintptr_t *hi)
 {
 	size_t n;
+	int ret = amx__matrix_span(rows, cols, ld, esz, p, &n);
 
 	*lo = *hi = 0;
-	if (!rows || !cols)
-		return 0;
-	if (!p || ld < cols)
-		return -EINVAL;
-	if (__builtin_mul_overflow(rows - 1, ld, &n) ||
-	    __builtin_add_overflow(n, cols, &n) ||
-	    __builtin_mul_overflow(n, esz, &n) ||
-	    __builtin_add_overflow((uintptr_t)p, n, hi))
-		return -EOVERFLOW;
+	if (ret || !n)
+		return ret;
 	*lo = (uintptr_t)p;
+	*hi = *lo + n;
 	return 0;
 }
 
@@ -467,7 +467,8 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	}
 	if (cbytes)
 		pb->corr = (int32_t *)(void *)(pb->data + gemm_round_up(bytes, 64));
-	for (size_t pc = 0; pc < k; pc += bs.kc) {
+	/* an empty B (k or n zero) is not read: b may be NULL */
+	for (size_t pc = 0; n && pc < k; pc += bs.kc) {
 		size_t kcb = k - pc < bs.kc ? k - pc : bs.kc;
 		size_t stride = gemm_round_up(kcb * esz, 64) * GEMM_NR;
 		uint8_t *dst = pb->data + pc / bs.kc * pb->kb_bytes;
@@ -488,9 +489,9 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 AMX_EXPORT_FN
 void amx_packed_b_free(struct amx_packed_b *pb)
 {
-	if (!pb || pb->magic != PACKED_B_MAGIC)
+	/* freeing a handle twice is undefined, as for free(3) */
+	if (!pb)
 		return;
-	pb->magic = 0;
 	free(pb->data);
 	free(pb);
 }

@@ -9,6 +9,11 @@
 
 #include "gemm.h"
 
+/*
+ * 0 or -errno.  amx_tile_configure() answers 1 when the live configuration
+ * already is ours (the caller loaded the same shapes, or a previous call
+ * left them): that is success too, and must not reach the caller.
+ */
 int gemm_amx_begin(void)
 {
 	struct amx_tilecfg cfg;
@@ -16,7 +21,9 @@ int gemm_amx_begin(void)
 
 	for (unsigned int t = 0; !ret && t < 8; t++)
 		ret = amx_tilecfg_set(&cfg, t, 16, 64);
-	return ret ? ret : amx_tile_configure(&cfg);
+	if (!ret)
+		ret = amx_tile_configure(&cfg);
+	return ret < 0 ? ret : 0;
 }
 
 void gemm_amx_end(void)

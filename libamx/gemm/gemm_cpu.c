@@ -75,14 +75,15 @@ int gemm_cpu_avx2(void)
 }
 
 /*
- * AMX_FORCE_FALLBACK=1 (any value but "0"/"") avoids AMX; "c" also avoids
- * AVX-512.  Read at each call so a process can switch (tests do).
+ * AMX_FORCE_FALLBACK=1 avoids AMX, =c also avoids AVX-512; other values are
+ * ignored (amx__force_fallback()).  Read at each call so a process can
+ * switch (tests do).
  */
 int gemm_select_backend(enum gemm_op op)
 {
-	const char *env = getenv("AMX_FORCE_FALLBACK");
-	int force = env && env[0] && strcmp(env, "0");
-	int force_c = force && (env[0] == 'c' || env[0] == 'C');
+	bool ignored;
+	int mode = amx__force_fallback(&ignored);
+	int force = mode != AMX_FORCE_NONE, force_c = mode == AMX_FORCE_C;
 
 	if (!force && amx_status() == 0)
 		return AMX_GEMM_BACKEND_AMX;

@@ -11,13 +11,20 @@ mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 libdir=$(find "$prefix" -name 'libamx.so.0' -printf '%h\n' | head -n1)
+cblas=OFF
+[ -e "$libdir/libamx_cblas.so.0" ] && cblas=ON
 
 case $how in
 cmake)
-	cmake -S "$here/cmake" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" >"$work/configure.log"
+	cmake -S "$here/cmake" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" \
+		-DAMX_CONSUMER_CBLAS=$cblas >"$work/configure.log"
 	cmake --build "$work/build" >"$work/build.log"
 	LD_LIBRARY_PATH=$libdir "$work/build/consumer"
 	"$work/build/consumer_static"
+	if [ $cblas = ON ]; then
+		LD_LIBRARY_PATH=$libdir "$work/build/consumer_cblas"
+		"$work/build/consumer_cblas_static"
+	fi
 	;;
 pkgconfig)
 	export PKG_CONFIG_PATH=$libdir/pkgconfig
@@ -27,6 +34,18 @@ pkgconfig)
 	# shellcheck disable=SC2086
 	cc -o "$work/consumer" "$here/main.c" $flags
 	LD_LIBRARY_PATH=$libdir "$work/consumer"
+	if [ $cblas = ON ]; then
+		flags=$(pkg-config --cflags --libs amx_cblas)
+		echo "pkg-config --cflags --libs amx_cblas: $flags"
+		case " $flags " in *" -lamx_cblas "*) ;; *) echo "no -lamx_cblas in pkg-config output"; exit 1 ;; esac
+		case " $(pkg-config --static --libs amx_cblas) " in
+		*" -lamx "*) ;;
+		*) echo "pkg-config --static amx_cblas does not pull in -lamx"; exit 1 ;;
+		esac
+		# shellcheck disable=SC2086
+		cc -o "$work/consumer_cblas" "$here/cblas.c" $flags
+		LD_LIBRARY_PATH=$libdir "$work/consumer_cblas"
+	fi
 	;;
 *)
 	echo "usage: run.sh cmake|pkgconfig BUILD_DIR" >&2

@@ -1,0 +1,428 @@
+// SPDX-License-Identifier: MIT
+/*
+ * BLAS-style GEMM entry points over libamx's public API.
+ *
+ * Every call is first brought to one row-major form.  A column-major C is
+ * the row-major C^T = op(B)^T * op(A)^T, so a column-major call is the
+ * row-major call with A and B (and m and n, the transposes, the offsets)
+ * swapped.  A transposed operand is copied once into a row-major scratch
+ * matrix; libamx then computes the plain product and alpha, beta and the
+ * int8 offsets are applied around it.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <amx.h>
+
+#include "amx_cblas.h"
+
+/* argument positions (1-based, as in the C prototypes) for messages */
+struct arg_pos {
+	int layout, transa, transb, m, n, k, lda, ldb, ldc;
+};
+
+static const struct arg_pos bf16_pos = { 1, 2, 3, 4, 5, 6, 9, 11, 14 };
+static const struct arg_pos s8u8_pos = { 1, 2, 3, 5, 6, 7, 10, 13, 17 };
+#define S8U8_POS_OFFSETC 4
+#define S8U8_POS_OC 18
+
+/* the row-major problem C[m x n] = op(A)[m x k] * op(B)[k x n] */
+struct rowmajor {
+	size_t m, n, k;
+	const void *a, *b;
+	size_t lda, ldb;
+	int ta, tb;		/* 1: the operand is stored transposed */
+	int swapped;		/* the call was column-major */
+};
+
+/*
+ * Requested once per process, so that code that has never heard of
+ * amx_request() gets the AMX kernels where the kernel allows them; without
+ * permission libamx runs its AVX-512 or C kernels.
+ */
+static pthread_once_t request_once = PTHREAD_ONCE_INIT;
+
+static void request_amx(void)
+{
+	(void)amx_request();
+}
+
+static void param_error(const char *fn, int pos, const char *why)
+{
+	fprintf(stderr,
+		"libamx_cblas: parameter %d to %s was incorrect (%s); C unchanged\n",
+		pos, fn, why);
+}
+
+static void run_error(const char *fn, int err)
+{
+	fprintf(stderr, "libamx_cblas: %s failed: %s\n", fn, strerror(-err));
+}
+
+static int valid_trans(int t)
+{
+	return t == CblasNoTrans || t == CblasTrans || t == CblasConjTrans;
+}
+
+static int max1(int v)
+{
+	return v > 1 ? v : 1;
+}
+
+/* BLAS argument checks; 0, or the 1-based position of the first bad one */
+static int check_args(const struct arg_pos *p, const char **why, int layout,
+		      int transa, int transb, int m, int n, int k, int lda,
+		      int ldb, int ldc)
+{
+	int row = layout == CblasRowMajor;
+	int ta = transa != CblasNoTrans, tb = transb != CblasNoTrans;
+	/* stored row count (column-major) or row length (row-major) */
+	int need_a = row ? (ta ? m : k) : (ta ? k : m);
+	int need_b = row ? (tb ? k : n) : (tb ? n : k);
+	int need_c = row ? n : m;
+
+	*why = "not a CBLAS_LAYOUT";
+	if (layout != CblasRowMajor && layout != CblasColMajor)
+		return p->layout;
+	*why = "not a CBLAS_TRANSPOSE";
+	if (!valid_trans(transa))
+		return p->transa;
+	if (!valid_trans(transb))
+		return p->transb;
+	*why = "negative";
+	if (m < 0)
+		return p->m;
+	if (n < 0)
+		return p->n;
+	if (k < 0)
+		return p->k;
+	*why = "leading dimension too small";
+	if (lda < max1(need_a))
+		return p->lda;
+	if (ldb < max1(need_b))
+		return p->ldb;
+	if (ldc < max1(need_c))
+		return p->ldc;
+	return 0;
+}
+
+static void to_rowmajor(struct rowmajor *r, int layout, int transa,
+			int transb, int m, int n, int k, const void *a,
+			int lda, const void *b, int ldb)
+{
+	int ta = transa != CblasNoTrans, tb = transb != CblasNoTrans;
+
+	r->k = (size_t)k;
+	r->swapped = layout == CblasColMajor;
+	if (!r->swapped) {
+		r->m = (size_t)m;
+		r->n = (size_t)n;
+		r->a = a;
+		r->lda = (size_t)lda;
+		r->ta = ta;
+		r->b = b;
+		r->ldb = (size_t)ldb;
+		r->tb = tb;
+	} else {
+		r->m = (size_t)n;
+		r->n = (size_t)m;
+		r->a = b;
+		r->lda = (size_t)ldb;
+		r->ta = tb;
+		r->b = a;
+		r->ldb = (size_t)lda;
+		r->tb = ta;
+	}
+}
+
+/*
+ * X as a rows x cols row-major matrix in *out: X itself when it is not
+ * stored transposed, else a copy made into *buf (freed by the caller).
+ * 0 or -ENOMEM.
+ */
+static int rows_of(const void *x, size_t ldx, int trans, size_t rows,
+		   size_t cols, size_t esz, const void **out, void **buf,
+		   size_t *ld)
+{
+	size_t bytes;
+
+	*buf = NULL;
+	*ld = ldx;
+	*out = x;
+	if (!trans || !rows || !cols)
+		return 0;
+	if (__builtin_mul_overflow(rows, cols, &bytes) ||
+	    __builtin_mul_overflow(bytes, esz, &bytes))
+		return -ENOMEM;
+	*buf = malloc(bytes);
+	if (!*buf)
+		return -ENOMEM;
+	/* x is stored cols x rows with leading dimension ldx */
+	for (size_t i = 0; i < rows; i++) {
+		for (size_t j = 0; j < cols; j++) {
+			const char *s = (const char *)x + (j * ldx + i) * esz;
+
+			memcpy((char *)*buf + (i * cols + j) * esz, s, esz);
+		}
+	}
+	*ld = cols;
+	*out = *buf;
+	return 0;
+}
+
+static void *alloc_mn(size_t m, size_t n, size_t esz)
+{
+	size_t bytes;
+
+	if (__builtin_mul_overflow(m, n, &bytes) ||
+	    __builtin_mul_overflow(bytes, esz, &bytes))
+		return NULL;
+	return malloc(bytes ? bytes : 1);
+}
+
+/* ---- bf16 x bf16 -> fp32 ---- */
+
+static void gemm_bf16(const char *fn, int layout, int transa, int transb,
+		      int m, int n, int k, float alpha, const uint16_t *a,
+		      int lda, const uint16_t *b, int ldb, float beta,
+		      float *c, int ldc)
+{
+	void *abuf = NULL, *bbuf = NULL;
+	const void *ar, *br;
+	struct rowmajor r;
+	size_t lda_r, ldb_r, ldc_r = (size_t)ldc;
+	const char *why;
+	int pos, ret;
+
+	pos = check_args(&bf16_pos, &why, layout, transa, transb, m, n, k, lda,
+			 ldb, ldc);
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	if (!m || !n)
+		return;
+	to_rowmajor(&r, layout, transa, transb, m, n, k, a, lda, b, ldb);
+
+	/* C := beta * C; beta == 0 writes zeros without reading C */
+	if (alpha == 0.0f || !k) {
+		if (beta == 1.0f)
+			return;
+		for (size_t i = 0; i < r.m; i++) {
+			float *ci = c + i * ldc_r;
+
+			for (size_t j = 0; j < r.n; j++)
+				ci[j] = beta == 0.0f ? 0.0f : beta * ci[j];
+		}
+		return;
+	}
+
+	pthread_once(&request_once, request_amx);
+	ret = rows_of(r.a, r.lda, r.ta, r.m, r.k, 2, &ar, &abuf, &lda_r);
+	if (!ret)
+		ret = rows_of(r.b, r.ldb, r.tb, r.k, r.n, 2, &br, &bbuf,
+			      &ldb_r);
+	if (ret)
+		goto out;
+
+	if (alpha == 1.0f && (beta == 0.0f || beta == 1.0f)) {
+		/* libamx does not read C without AMX_GEMM_ACCUMULATE */
+		ret = amx_gemm_bf16(beta == 1.0f ? AMX_GEMM_ACCUMULATE : 0,
+				    r.m, r.n, r.k, ar, lda_r, br, ldb_r, c,
+				    ldc_r);
+	} else {
+		float *t = alloc_mn(r.m, r.n, sizeof(float));
+
+		ret = t ? amx_gemm_bf16(0, r.m, r.n, r.k, ar, lda_r, br, ldb_r,
+					t, r.n) : -ENOMEM;
+		for (size_t i = 0; !ret && i < r.m; i++) {
+			float *ci = c + i * ldc_r;
+			const float *ti = t + i * r.n;
+
+			for (size_t j = 0; j < r.n; j++)
+				ci[j] = beta == 0.0f ? alpha * ti[j] :
+					alpha * ti[j] + beta * ci[j];
+		}
+		free(t);
+	}
+out:
+	free(abuf);
+	free(bbuf);
+	if (ret)
+		run_error(fn, ret);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_bf16bf16f32(const CBLAS_LAYOUT Layout,
+		       const CBLAS_TRANSPOSE transa,
+		       const CBLAS_TRANSPOSE transb, const int m, const int n,
+		       const int k, const float alpha, const uint16_t *a,
+		       const int lda, const uint16_t *b, const int ldb,
+		       const float beta, float *c, const int ldc)
+{
+	gemm_bf16("cblas_gemm_bf16bf16f32", Layout, transa, transb, m, n, k,
+		  alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+AMX_CBLAS_API void
+cblas_sbgemm(const CBLAS_LAYOUT Order, const CBLAS_TRANSPOSE TransA,
+	     const CBLAS_TRANSPOSE TransB, const int M, const int N,
+	     const int K, const float alpha, const uint16_t *A, const int lda,
+	     const uint16_t *B, const int ldb, const float beta, float *C,
+	     const int ldc)
+{
+	gemm_bf16("cblas_sbgemm", Order, TransA, TransB, M, N, K, alpha, A,
+		  lda, B, ldb, beta, C, ldc);
+}
+
+/* ---- s8/u8 x u8/s8 -> s32 with offsets ---- */
+
+/* double -> int32: round to nearest (even), saturate, NaN -> 0 */
+static int32_t sat_i32(double d)
+{
+	if (isnan(d))
+		return 0;
+	d = nearbyint(d);
+	if (d >= 2147483647.0)
+		return INT32_MAX;
+	if (d <= -2147483648.0)
+		return INT32_MIN;
+	return (int32_t)d;
+}
+
+/* alpha * s + beta * c + off in double, as documented; beta == 0: C unread */
+static int32_t scale_i32(float alpha, int32_t s, float beta, int32_t c,
+			 int32_t off)
+{
+	double d = (double)alpha * s;
+
+	if (beta != 0.0f)
+		d += (double)beta * c;
+	return sat_i32(d + off);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
+		   const CBLAS_TRANSPOSE transb, const CBLAS_OFFSET offsetc,
+		   const int m, const int n, const int k, const float alpha,
+		   const void *a, const int lda, const int8_t oa,
+		   const void *b, const int ldb, const int8_t ob,
+		   const float beta, int32_t *c, const int ldc,
+		   const int32_t *oc)
+{
+	static const char fn[] = "cblas_gemm_s8u8s32";
+	void *xbuf = NULL, *ybuf = NULL, *tbuf = NULL;
+	uint32_t *rx = NULL, *cy = NULL;
+	size_t ldx, ldy, ldc_r = (size_t)ldc;
+	const void *xv = NULL, *yv = NULL;
+	const uint8_t *x;	/* row-major op(X), unsigned */
+	const int8_t *y;	/* row-major op(Y), signed */
+	int32_t xo, yo;		/* their offsets */
+	struct rowmajor r;
+	int row_vec, col_vec;	/* C_offset indexed by column j / row i */
+	const char *why;
+	int pos, ret = 0, exact;
+	uint32_t kxy;
+
+	pos = check_args(&s8u8_pos, &why, Layout, transa, transb, m, n, k,
+			 lda, ldb, ldc);
+	/* offsetc comes between transb and m */
+	if ((!pos || pos > S8U8_POS_OFFSETC) && offsetc != CblasFixOffset &&
+	    offsetc != CblasRowOffset && offsetc != CblasColOffset) {
+		pos = S8U8_POS_OFFSETC;
+		why = "not a CBLAS_OFFSET";
+	}
+	if (!pos && !oc && m && n) {
+		pos = S8U8_POS_OC;
+		why = "NULL";
+	}
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	if (!m || !n)
+		return;
+	to_rowmajor(&r, Layout, transa, transb, m, n, k, a, lda, b, ldb);
+	/* row-major: A is the unsigned operand; column-major: B (swapped) */
+	xo = r.swapped ? ob : oa;
+	yo = r.swapped ? oa : ob;
+	row_vec = offsetc == (r.swapped ? CblasColOffset : CblasRowOffset);
+	col_vec = offsetc == (r.swapped ? CblasRowOffset : CblasColOffset);
+	exact = alpha == 1.0f && (beta == 0.0f || beta == 1.0f);
+
+	if (alpha != 0.0f) {
+		pthread_once(&request_once, request_amx);
+		ret = rows_of(r.a, r.lda, r.ta, r.m, r.k, 1, &xv, &xbuf, &ldx);
+		if (!ret)
+			ret = rows_of(r.b, r.ldb, r.tb, r.k, r.n, 1, &yv, &ybuf,
+				      &ldy);
+		x = xv;
+		y = yv;
+		rx = calloc(r.m, sizeof(*rx));
+		cy = calloc(r.n, sizeof(*cy));
+		if (!exact)
+			tbuf = alloc_mn(r.m, r.n, sizeof(int32_t));
+		if (!ret && (!rx || !cy || (!exact && !tbuf)))
+			ret = -ENOMEM;
+		if (ret)
+			goto out;
+		/*
+		 * (X + xo)(Y + yo) = XY + yo * rowsum(X)_i + xo * colsum(Y)_j
+		 *                    + k * xo * yo, all modulo 2^32.
+		 */
+		for (size_t i = 0; yo && i < r.m; i++)
+			for (size_t p = 0; p < r.k; p++)
+				rx[i] += x[i * ldx + p];
+		for (size_t p = 0; xo && p < r.k; p++)
+			for (size_t j = 0; j < r.n; j++)
+				cy[j] += (uint32_t)(int32_t)y[p * ldy + j];
+		if (exact)
+			ret = amx_gemm_u8s8(beta == 1.0f ?
+					    AMX_GEMM_ACCUMULATE : 0, r.m, r.n,
+					    r.k, x, ldx, y, ldy, c, ldc_r);
+		else
+			ret = amx_gemm_u8s8(0, r.m, r.n, r.k, x, ldx, y, ldy,
+					    tbuf, r.n);
+		if (ret)
+			goto out;
+	}
+
+	kxy = (uint32_t)r.k * (uint32_t)xo * (uint32_t)yo;
+	for (size_t i = 0; i < r.m; i++) {
+		int32_t *ci = c + i * ldc_r;
+		const int32_t *ti = tbuf ? (int32_t *)tbuf + i * r.n : NULL;
+
+		for (size_t j = 0; j < r.n; j++) {
+			size_t o = row_vec ? j : col_vec ? i : 0;
+			uint32_t off = (uint32_t)oc[o];
+			uint32_t s = 0;	/* (X+xo)(Y+yo) - XY, mod 2^32 */
+
+			if (alpha != 0.0f)
+				s = (uint32_t)yo * rx[i] +
+				    (uint32_t)xo * cy[j] + kxy;
+			if (exact) {
+				/* C holds XY (+ C) */
+				ci[j] = (int32_t)((uint32_t)ci[j] + s + off);
+				continue;
+			}
+			if (ti)
+				s += (uint32_t)ti[j];
+			ci[j] = scale_i32(alpha, (int32_t)s, beta, ci[j],
+					  (int32_t)off);
+		}
+	}
+out:
+	free(xbuf);
+	free(ybuf);
+	free(tbuf);
+	free(rx);
+	free(cy);
+	if (ret)
+		run_error(fn, ret);
+}

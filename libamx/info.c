@@ -1,0 +1,30 @@
+// SPDX-License-Identifier: MIT
+/*
+ * amx_get_info(): the one place that gathers from every room below it,
+ * so that the rooms themselves depend on each other one way only:
+ * detect -> permission -> sigstack -> tile.
+ */
+#include <errno.h>
+
+#include "compat.h"
+#include "internal.h"
+
+int amx_get_info(struct amx_info *info)
+{
+	unsigned long mask = 0;
+	bool ignored;
+	long ret;
+
+	if (!info)
+		return -EINVAL;
+	*info = *amx__static_info();
+	ret = amx__arch_prctl(ARCH_GET_XCOMP_PERM, (unsigned long)&mask);
+	info->kernel_permitted_err = (int)ret;
+	info->kernel_permitted = ret ? 0 : mask;
+	info->sigaltstack_size = amx_sigaltstack_size();
+	info->status = amx_status();
+	info->alloc_sync = amx__alloc_sync();
+	info->force_fallback = amx__force_fallback(&ignored);
+	info->force_fallback_ignored = ignored;
+	return 0;
+}

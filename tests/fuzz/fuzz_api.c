@@ -1,0 +1,356 @@
+// SPDX-License-Identifier: MIT
+/*
+ * libFuzzer target: the GEMM entry points, packed handles and B packing
+ * with fuzzed shapes, leading dimensions, pointers, flags and backend
+ * (AMX_FORCE_FALLBACK), against the contract of the man pages:
+ *
+ *  - valid arguments: 0, C equal to a naive reference inside the m x n
+ *    window (exact: the inputs are small integers or quarters, whose
+ *    products and sums are exact in fp32), untouched between rows;
+ *  - invalid arguments: a negative errno, -EOVERFLOW when the only fault
+ *    is a span that cannot exist, C untouched;
+ *  - errno never changes.
+ *
+ * Every matrix lives in a heap block of exactly its span, so ASan sees any
+ * access outside it.  Input layout: see struct in below; missing bytes
+ * read as zero, so the empty input is a valid (all-empty) call.
+ */
+#include <amx.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct in {
+	const uint8_t *p;
+	size_t n;
+};
+
+static uint8_t take(struct in *in)
+{
+	if (!in->n)
+		return 0;
+	in->n--;
+	return *in->p++;
+}
+
+enum op { OP_BF16, OP_S8S8, OP_U8S8, OP_BF16_P, OP_S8S8_P, OP_U8S8_P,
+	  OP_PACK, NOPS };
+
+/* one matrix argument as the fuzzer chose it */
+struct mat {
+	size_t rows, cols, ld, esz, bytes;	/* bytes: allocated span */
+	uint8_t *buf;				/* NULL when empty */
+	const void *arg;			/* what the call gets */
+	int fault;				/* 0, -EINVAL or -EOVERFLOW */
+};
+
+static const size_t huge_ld[] = { (size_t)1 << 60, SIZE_MAX / 3, (size_t)1 << 50 };
+static uint8_t dummy[64];	/* the pointer of a matrix whose span cannot exist */
+
+/* ld mode: 0..3 width + mode, 4 width - 1, 5..7 a span that cannot exist */
+static void mat_shape(struct mat *m, size_t rows, size_t cols, size_t esz,
+		      uint8_t ldmode, uint8_t ptrmode)
+{
+	memset(m, 0, sizeof(*m));
+	m->rows = rows;
+	m->cols = cols;
+	m->esz = esz;
+	ldmode %= 8;
+	if (ldmode < 4)
+		m->ld = cols + ldmode;
+	else if (ldmode == 4)
+		m->ld = cols ? cols - 1 : 0;
+	else
+		m->ld = huge_ld[ldmode - 5];
+	if (!rows || !cols)
+		return;			/* empty: pointer and ld not looked at */
+	if (m->ld < cols) {
+		m->fault = -EINVAL;
+	} else if (rows > 1 && m->ld > 4096) {
+		m->fault = -EOVERFLOW;
+		m->arg = dummy;
+	} else {
+		m->bytes = ((rows - 1) * m->ld + cols) * esz;
+		m->buf = malloc(m->bytes);
+		m->arg = m->buf;
+	}
+	switch (ptrmode % 8) {
+	case 6:			/* NULL */
+		m->arg = NULL;
+		m->fault = -EINVAL;	/* NULL is looked at first */
+		break;
+	case 7:	/* a span crossing 2^47, or starting at 2^56 if 1 byte long */
+		m->arg = (const void *)(uintptr_t)(rows * cols * esz > 1 ?
+						   (1ull << 47) - 1 : 1ull << 56);
+		if (m->fault != -EINVAL)
+			m->fault = -EOVERFLOW;
+		break;
+	default:
+		if (!m->buf && !m->fault)
+			m->fault = -EINVAL;
+		break;
+	}
+}
+
+static void fill(struct mat *m, struct in *in, bool raw, bool bf16)
+{
+	for (size_t i = 0; m->buf && i < m->bytes; i++)
+		m->buf[i] = raw ? take(in) : (uint8_t)(i * 37 + 11);
+	if (raw || !bf16 || !m->buf)
+		return;
+	/* bf16 quarters in [-2, 2]: products and sums exact in fp32 */
+	for (size_t i = 0; i + 1 < m->bytes; i += 2) {
+		float f = (float)((int)(m->buf[i] % 17) - 8) / 4;
+		uint16_t h = amx_fp32_to_bf16(f);
+
+		memcpy(m->buf + i, &h, 2);
+	}
+}
+
+static double elem(const struct mat *m, size_t r, size_t c, enum op op,
+		   bool is_a)
+{
+	const uint8_t *p = m->buf + (r * m->ld + c) * m->esz;
+
+	if (m->esz == 2) {
+		uint16_t h;
+
+		memcpy(&h, p, 2);
+		return amx_bf16_to_fp32(h);
+	}
+	if (is_a && (op == OP_U8S8 || op == OP_U8S8_P))
+		return *p;
+	return (int8_t)*p;
+}
+
+static int gemm_call(enum op op, unsigned int flags, struct mat *a,
+		     struct mat *b, const struct amx_packed_b *pb,
+		     struct mat *c, size_t m, size_t n, size_t k)
+{
+	switch (op) {
+	case OP_BF16:
+		return amx_gemm_bf16(flags, m, n, k, a->arg, a->ld, b->arg, b->ld,
+				     (float *)c->arg, c->ld);
+	case OP_S8S8:
+		return amx_gemm_s8s8(flags, m, n, k, a->arg, a->ld, b->arg, b->ld,
+				     (int32_t *)c->arg, c->ld);
+	case OP_U8S8:
+		return amx_gemm_u8s8(flags, m, n, k, a->arg, a->ld, b->arg, b->ld,
+				     (int32_t *)c->arg, c->ld);
+	case OP_BF16_P:
+		return amx_gemm_bf16_packed(flags, m, a->arg, a->ld, pb,
+					    (float *)c->arg, c->ld);
+	case OP_S8S8_P:
+		return amx_gemm_s8s8_packed(flags, m, a->arg, a->ld, pb,
+					    (int32_t *)c->arg, c->ld);
+	default:
+		return amx_gemm_u8s8_packed(flags, m, a->arg, a->ld, pb,
+					    (int32_t *)c->arg, c->ld);
+	}
+}
+
+static int first_fault(const struct mat *const *ms, int n)
+{
+	int f = 0;
+
+	/* matrices are checked in the order A, B, C: the first faulty one
+	 * decides (within one, NULL and ld < width before the span) */
+	for (int i = 0; i < n && !f; i++)
+		f = ms[i]->fault;
+	return f;
+}
+
+static void check_gemm(enum op op, struct in *in)
+{
+	static const char *const paths[] = { "0", "1", "c", "" };
+	bool bf16 = op == OP_BF16 || op == OP_BF16_P;
+	bool packed = op >= OP_BF16_P;
+	size_t esz = bf16 ? 2 : 1, m, n, k;
+	unsigned int flags;
+	struct mat a, b, c;
+	struct amx_packed_b *pb = NULL;
+	uint8_t *cref = NULL;
+	bool raw, alias;
+	int ret, want;
+
+	setenv("AMX_FORCE_FALLBACK", paths[take(in) % 4], 1);
+	flags = take(in) & 3;
+	m = take(in) % 40;
+	n = take(in) % 40;
+	k = take(in) % 70;
+	raw = take(in) & 1;
+	mat_shape(&a, m, k, esz, take(in), take(in));
+	mat_shape(&b, k, n, esz, take(in), take(in));
+	{
+		uint8_t cl = take(in), cp = take(in);
+
+		mat_shape(&c, m, n, 4, cl, cp);
+		alias = (cp & 0x18) == 0x18 && a.buf && c.buf && !c.fault &&
+			a.bytes >= c.bytes;
+	}
+	fill(&a, in, raw, bf16);
+	fill(&b, in, raw, bf16);
+	fill(&c, in, true, false);
+	if (packed) {
+		/* a bad B is create's error; the GEMM then gets NULL */
+		errno = 4242;
+		ret = amx_packed_b_create(&pb, bf16 ? AMX_GEMM_BF16 : AMX_GEMM_S8,
+					  k, n, b.arg, b.ld);
+		if (errno != 4242)
+			abort();
+		if (ret != first_fault((const struct mat *[]){ &b }, 1))
+			abort();
+		if (ret)
+			pb = NULL;
+	}
+	if (alias) {			/* C inside A: overlap */
+		c.arg = a.buf;
+		memcpy(a.buf, c.buf, c.bytes);
+		free(c.buf);
+		c.buf = a.buf;
+	}
+	if (c.buf) {
+		cref = malloc(c.bytes);
+		memcpy(cref, c.buf, c.bytes);
+	}
+	if (flags & 2)
+		want = -EINVAL;
+	else if (packed && !pb)
+		want = -EINVAL;
+	else if (packed)
+		want = first_fault((const struct mat *[]){ &a, &c }, 2);
+	else
+		want = first_fault((const struct mat *[]){ &a, &b, &c }, 3);
+	if (!want && alias && m && n && k)
+		want = -EINVAL;
+
+	errno = 4242;
+	ret = gemm_call(op, flags, &a, &b, pb, &c, m, n, k);
+	if (errno != 4242) {
+		fprintf(stderr, "errno changed\n");
+		abort();
+	}
+	if (ret != want) {
+		fprintf(stderr, "op %d m %zu n %zu k %zu lda %zu ldb %zu ldc %zu: %d, want %d\n",
+			op, m, n, k, a.ld, b.ld, c.ld, ret, want);
+		abort();
+	}
+	if (ret && cref && memcmp(cref, c.buf, c.bytes)) {
+		fprintf(stderr, "C written on error %d\n", ret);
+		abort();
+	}
+	if (!ret && c.buf) {
+		for (size_t i = 0; i < m; i++) {
+			for (size_t j = 0; j < c.ld && i * c.ld + j < c.bytes / 4; j++) {
+				size_t at = (i * c.ld + j) * 4;
+				double s = 0, got;
+
+				if (j >= n) {	/* between rows: untouched */
+					if (memcmp(c.buf + at, cref + at, 4))
+						abort();
+					continue;
+				}
+				if (raw && bf16)
+					continue;	/* NaN, Inf, denormals: no crash is enough */
+				for (size_t p = 0; p < k; p++)
+					s += elem(&a, i, p, op, true) * elem(&b, p, j, op, false);
+				if (flags & AMX_GEMM_ACCUMULATE) {
+					if (bf16) {
+						float f;
+
+						memcpy(&f, cref + at, 4);
+						if (f != f || f - f != 0)
+							continue;
+						s += f;
+					} else {
+						int32_t v;
+
+						memcpy(&v, cref + at, 4);
+						s = (double)(int32_t)((uint32_t)v + (uint32_t)(int64_t)s);
+					}
+				}
+				if (bf16) {
+					float f;
+
+					memcpy(&f, c.buf + at, 4);
+					got = f;
+					/* accumulating into raw C may round */
+					if (flags & AMX_GEMM_ACCUMULATE ?
+					    got - s > 1e-3 * (1 + (s < 0 ? -s : s)) ||
+					    s - got > 1e-3 * (1 + (s < 0 ? -s : s)) :
+					    got != s) {
+						fprintf(stderr, "bf16 C[%zu,%zu] %g want %g\n",
+							i, j, got, s);
+						abort();
+					}
+				} else {
+					int32_t v;
+
+					memcpy(&v, c.buf + at, 4);
+					if (v != (int32_t)(int64_t)s) {
+						fprintf(stderr, "int8 C[%zu,%zu] %d want %.0f\n",
+							i, j, v, s);
+						abort();
+					}
+				}
+			}
+		}
+	}
+	amx_packed_b_free(pb);
+	free(cref);
+	free(a.buf);
+	free(b.buf);
+	if (!alias)
+		free(c.buf);
+}
+
+/* pack then unpack: the inverse, or the same error from both */
+static void check_pack(struct in *in)
+{
+	bool i8 = take(in) & 1;
+	size_t k = take(in) % 150, n = take(in) % 40, size;
+	struct mat b;
+	uint8_t *img, *back;
+	int ret, ret2;
+
+	mat_shape(&b, k, n, i8 ? 1 : 2, take(in), take(in));
+	fill(&b, in, true, false);
+	size = i8 ? amx_pack_b_size_i8(k, n) : amx_pack_b_size_bf16(k, n);
+	img = malloc(size ? size : 1);
+	back = b.bytes ? calloc(1, b.bytes) : NULL;
+	errno = 4242;
+	ret = i8 ? amx_pack_b_i8(size ? img : NULL, b.arg, k, n, b.ld) :
+		   amx_pack_b_bf16(size ? img : NULL, b.arg, k, n, b.ld);
+	if (ret != b.fault)
+		abort();
+	ret2 = i8 ? amx_unpack_b_i8((int8_t *)(b.fault ? (void *)b.arg : back),
+				    size ? img : NULL, k, n, b.ld) :
+		    amx_unpack_b_bf16((amx_bf16 *)(b.fault ? (void *)b.arg : back),
+				      size ? img : NULL, k, n, b.ld);
+	if (ret2 != ret || errno != 4242)
+		abort();
+	if (!ret && b.buf) {
+		for (size_t r = 0; r < k; r++)
+			if (memcmp(back + r * b.ld * b.esz, b.buf + r * b.ld * b.esz,
+				   n * b.esz))
+				abort();
+	}
+	free(back);
+	free(img);
+	free(b.buf);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct in in = { data, size };
+	enum op op = (enum op)(take(&in) % NOPS);
+
+	if (op == OP_PACK)
+		check_pack(&in);
+	else
+		check_gemm(op, &in);
+	return 0;
+}
