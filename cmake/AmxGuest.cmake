@@ -6,7 +6,9 @@
 #       on any "not ok", a missing result, a kernel WARNING/BUG/Oops or a
 #       timeout;
 #   guest.<variant>.<name>  the outcome of one program or kselftest in
-#       that boot: pass, skip (4) or fail.
+#       that boot: pass, skip (4) or fail;
+#   guest.migrate  tile state survives migrating the guest to a file and
+#       back (tests/emu/amx_migrate.py).
 
 function(amx_add_guest_tests)
   cmake_parse_arguments(G "" "" "KSELFTESTS" ${ARGN})
@@ -37,4 +39,16 @@ function(amx_add_guest_tests)
         LABELS guest SKIP_RETURN_CODE 4 FIXTURES_REQUIRED guest_${_variant})
     endforeach()
   endforeach()
+
+  # Tile state survives migration of the guest to a file and back
+  # (kernel/qemu); uses the QEMU and kernel the boots above built.
+  find_program(AMX_PYTHON3 python3)
+  if(AMX_PYTHON3)
+    add_test(NAME guest.migrate
+             COMMAND ${AMX_PYTHON3} ${PROJECT_SOURCE_DIR}/tests/emu/amx_migrate.py
+                     ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR}/guest-migrate)
+    set_tests_properties(guest.migrate PROPERTIES
+      LABELS guest TIMEOUT 600 SKIP_RETURN_CODE 4 RESOURCE_LOCK amx_guest
+      FIXTURES_REQUIRED guest_default)
+  endif()
 endfunction()

@@ -130,6 +130,19 @@ static inline void __attribute__((noreturn)) tap_skip_all(const char *reason)
 	exit(TAP_SKIP);
 }
 
+/* Abandon the run: "Bail out!" with a reason, exit 1 (async-signal-safe). */
+static inline void __attribute__((noreturn)) tap_bail_out(const char *reason)
+{
+	static const char head[] = "Bail out! ";
+	ssize_t r;
+
+	r = write(STDOUT_FILENO, head, sizeof(head) - 1);
+	r = write(STDOUT_FILENO, reason, strlen(reason));
+	r = write(STDOUT_FILENO, "\n", 1);
+	(void)r;
+	_exit(TAP_FAIL);
+}
+
 /* Print the trailing plan (if none came first) and totals; the exit code. */
 static inline int tap_finish(void)
 {

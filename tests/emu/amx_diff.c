@@ -6,8 +6,18 @@
  * TDPB*D variants, TDPBF16PS, XSAVE/XSAVEC/XRSTOR of the tile state and a
  * signal round trip through the kernel) and compares every architectural
  * result byte for byte with an independent C model of the SDM semantics
- * in this file.  On AMX silicon it checks the silicon against the model;
- * under an emulator it checks the emulator.
+ * in this file.  The model follows the rules recorded on AMX silicon
+ * (tests/emu/silicon_vectors.c holds the recorded cases): #UD for
+ * TILEZERO of an unconfigured tile and for TILELOADD/TILESTORED with colsb
+ * not a multiple of 4 (so the random sequences never issue those), and
+ * TDPBF16PS rounding each step once, with FTZ decided after rounding.  On
+ * AMX silicon it checks the silicon against the model; under an emulator
+ * it checks the emulator.
+ *
+ * Expected faults are provoked in forked children (Linux resets the AMX
+ * state to init when it delivers a signal, so a check that jumped out of
+ * a handler would test "no configuration" whatever it meant to test);
+ * any other signal bails out, and an alarm bounds the run.
  *
  * Build: gcc -O2 -static -o amx_diff amx_diff.c   (no -mamx flags needed)
  * Usage: amx_diff [seed [epochs]] | amx_diff bench
@@ -15,6 +25,7 @@
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
+#include <float.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -22,36 +33,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/syscall.h>
-#include <setjmp.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <ucontext.h>
 #include <unistd.h>
+
+#include "../tap.h"
 
 #define ARCH_GET_XCOMP_SUPP 0x1021 /* not 0x1022 (that is ARCH_GET_XCOMP_PERM) */
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define XFEATURE_XTILEDATA  18
 #define XTILE_MASK          ((1ULL << 17) | (1ULL << 18))
-
-/* ---- TAP ---------------------------------------------------------------- */
-
-static int tap_n, tap_fail;
-
-static void tap(int ok, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-#include <stdarg.h>
-static void tap(int ok, const char *fmt, ...)
-{
-    va_list ap;
-
-    printf("%sok %d - ", ok ? "" : "not ", ++tap_n);
-    va_start(ap, fmt);
-    vprintf(fmt, ap);
-    va_end(ap);
-    putchar('\n');
-    fflush(stdout);
-    if (!ok) {
-        tap_fail++;
-    }
-}
 
 /* ---- PRNG (xorshift64*, seeded) ----------------------------------------- */
 
@@ -82,9 +74,17 @@ struct cfg {
 static struct cfg mcfg;                 /* model TILECFG (palette 0 = init) */
 static uint8_t mt[8][16][64];           /* model TILEDATA */
 
+static int cfg_ldst_ok(int t);
+
 static int cfg_valid(int t)
 {
     return mcfg.palette && mcfg.rows[t] && mcfg.colsb[t];
+}
+
+/* TILELOADD/TILESTORED also need colsb to be a multiple of 4 (#UD).  */
+static int cfg_ldst_ok(int t)
+{
+    return cfg_valid(t) && !(mcfg.colsb[t] & 3);
 }
 
 /* ---- Hardware access: one asm stub per tile register --------------------- */
@@ -274,15 +274,25 @@ static float daz(float x)
     return x;
 }
 
-/* FTZ: denormal results are replaced by zero of the same sign.  */
-static float ftz(float x)
+/*
+ * One TDPBF16PS step as silicon rounds it: the exact result @x (products
+ * of BF16 values and sums of two such terms are exact in double, or
+ * rounded there without harm: 53 >= 2 * 24 + 2) is rounded once to a
+ * 24-bit significand, nearest even, with an unbounded exponent; a result
+ * below FLT_MIN is then flushed to zero of the same sign (FTZ after
+ * rounding), one above FLT_MAX becomes infinity.  Inputs stay finite.
+ */
+static float round_ftz(double x)
 {
-    uint32_t u = u32(x);
+    int e;
+    double m = frexp(x, &e);            /* x = m * 2^e, 0.5 <= |m| < 1 */
 
-    if ((u & 0x7f800000) == 0) {
-        return f32(u & 0x80000000);
+    m = nearbyint(ldexp(m, 24));        /* 24 significant bits, RNE */
+    x = ldexp(m, e - 24);
+    if (fabs(x) < FLT_MIN) {
+        return copysignf(0.0f, (float)x);
     }
-    return x;
+    return (float)x;                    /* exact, or +-Inf on overflow */
 }
 
 static float bf16(const uint8_t *p)
@@ -303,13 +313,13 @@ static void m_tdp(int op, int d, int a, int b)
                 float t0 = 0.0f, t1 = 0.0f, c;
 
                 for (k = 0; k < K; k++) {
-                    t0 = ftz(fmaf(daz(bf16(&mt[a][m][4 * k])),
-                                  daz(bf16(&mt[b][k][4 * n])), t0));
-                    t1 = ftz(fmaf(daz(bf16(&mt[a][m][4 * k + 2])),
-                                  daz(bf16(&mt[b][k][4 * n + 2])), t1));
+                    t0 = round_ftz((double)daz(bf16(&mt[a][m][4 * k])) *
+                                   daz(bf16(&mt[b][k][4 * n])) + t0);
+                    t1 = round_ftz((double)daz(bf16(&mt[a][m][4 * k + 2])) *
+                                   daz(bf16(&mt[b][k][4 * n + 2])) + t1);
                 }
                 memcpy(&c, &mt[d][m][4 * n], 4);
-                c = ftz(daz(c) + ftz(t0 + t1));
+                c = round_ftz((double)daz(c) + round_ftz((double)t0 + t1));
                 memcpy(&row[4 * n], &c, 4);
             } else {
                 int au = op == OP_USD || op == OP_UUD;
@@ -530,7 +540,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 
             do {
                 t = rndn(8);
-            } while (!cfg_valid(t));
+            } while (!cfg_ldst_ok(t));
             stride = mcfg.colsb[t] + rndn(80);
             if (rndn(4) == 0) {
                 stride |= 1;
@@ -556,7 +566,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 
             do {
                 t = rndn(8);
-            } while (!cfg_valid(t));
+            } while (!cfg_ldst_ok(t));
             stride = mcfg.colsb[t] + rndn(40);
             if (rndn(3) == 0) {
                 stride |= 1;
@@ -600,7 +610,10 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             what = opname[op];
             counts[2 + op]++;
         } else if (k < 80) {
-            t = rndn(8);
+            /* TILEZERO of an unconfigured tile is #UD on silicon.  */
+            do {
+                t = rndn(8);
+            } while (!cfg_valid(t));
             hw_tilezero(t);
             memset(mt[t], 0, sizeof(mt[t]));
             mcfg.start_row = 0;
@@ -677,34 +690,38 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 
 /* ---- Exceptions and restart ---------------------------------------------- */
 
-static sigjmp_buf fjb;
 static volatile int fault_sig;
 static volatile int fault_fix;          /* SIGSEGV: fix the page and resume */
 static volatile int fault_start_row = -1;
 static uint8_t *fault_page;
 static uint8_t *fault_row0;
 
+/*
+ * The only fault the parent expects is the SIGSEGV of the restart check,
+ * which the handler repairs and returns from (sigreturn restores the tile
+ * state).  Anything else is a failure: report it and stop, rather than
+ * jumping anywhere.
+ */
 static void on_fault(int sig, siginfo_t *si, void *uc_)
 {
     ucontext_t *uc = uc_;
     uint8_t *xs = (uint8_t *)uc->uc_mcontext.fpregs;
+    uint64_t bv = 0;
 
     (void)si;
-    fault_sig = sig;
-    if (sig == SIGSEGV && fault_fix) {
-        uint64_t bv = 0;
-
-        fault_fix = 0;
-        if (xs) {
-            memcpy(&bv, xs + 512, 8);
-        }
-        fault_start_row = (bv & (1ULL << 17)) ? xs[tilecfg_off + 1] : -2;
-        /* Rows already loaded must not be read again on restart.  */
-        memset(fault_row0, 0xee, 64);
-        mprotect(fault_page, 4096, PROT_READ | PROT_WRITE);
-        return;
+    if (sig != SIGSEGV || !fault_fix) {
+        tap_bail_out(sig == SIGILL ? "unexpected SIGILL" :
+                     sig == SIGSEGV ? "unexpected SIGSEGV" : "unexpected signal");
     }
-    siglongjmp(fjb, 1);
+    fault_sig = sig;
+    fault_fix = 0;
+    if (xs) {
+        memcpy(&bv, xs + 512, 8);
+    }
+    fault_start_row = (bv & (1ULL << 17)) ? xs[tilecfg_off + 1] : -2;
+    /* Rows already loaded must not be read again on restart.  */
+    memset(fault_row0, 0xee, 64);
+    mprotect(fault_page, 4096, PROT_READ | PROT_WRITE);
 }
 
 static int fault_of_resumable(uint8_t *region)
@@ -714,59 +731,137 @@ static int fault_of_resumable(uint8_t *region)
     return fault_sig;
 }
 
-static struct cfg fcfg;
-static int ftile, ftr;
+/*
+ * Run fn() in a child: it configures the tiles and executes the
+ * instruction under test, with the default action for SIGILL and
+ * SIGSEGV.  Returns 0 if fn() returned, else the signal that ended the
+ * child (its si_code through a shared page, as *code).
+ */
+static volatile int *child_code;
+
+static void on_child_fault(int sig, siginfo_t *si, void *uc)
+{
+    (void)uc;
+    child_code[0] = sig;
+    child_code[1] = si->si_code;
+    _exit(100);
+}
+
+static int in_child(void (*fn)(void), int *code)
+{
+    struct sigaction sa;
+    int status;
+    pid_t pid;
+
+    child_code[0] = child_code[1] = 0;
+    pid = fork();
+    if (pid == 0) {
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_child_fault;
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(SIGILL, &sa, NULL);
+        sigaction(SIGSEGV, &sa, NULL);
+        fn();
+        _exit(0);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        tap_bail_out("fork/waitpid failed");
+    }
+    *code = child_code[1];
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        return 0;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 100) {
+        return child_code[0];
+    }
+    return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
+}
+
+static struct cfg fcfg, good;
+static int ftile;
 
 static void do_ldtilecfg(void) { hw_ldtilecfg(&fcfg); }
-static void do_tileloadd(void) { static uint8_t b[16 * 64]; hw_tileloadd(ftile, b, 64, 0); }
-static void do_tdp(void) { hw_tdp(OP_SSD, ftr); }
-
-/* Returns the signal raised by fn(), 0 if none.  */
-static int fault_of(void (*fn)(void))
+static void do_tileloadd(void)
 {
-    fault_sig = 0;
-    if (sigsetjmp(fjb, 1) == 0) {
-        fn();
+    static uint8_t b[16 * 64];
+
+    hw_ldtilecfg(&fcfg);
+    hw_tileloadd(ftile, b, 64, 0);
+}
+static void do_tilezero(void)
+{
+    hw_ldtilecfg(&fcfg);
+    hw_tilezero(ftile);
+}
+/* tmm0 += tmm1 * tmm2 under fcfg, in one process: the config is live. */
+static void do_tdp(void)
+{
+    struct cfg out;
+
+    hw_ldtilecfg(&fcfg);
+    hw_sttilecfg(&out);
+    if (memcmp(&out, &fcfg, sizeof(out))) {
+        _exit(3);                       /* configuration not loaded */
     }
-    return fault_sig;
+    hw_tdp(OP_SSD, 0);
 }
 
 static void exception_checks(void)
 {
-    struct cfg good;
     uint8_t *region;
-    int r, sig, ok;
+    int sig, ok, code;
 
     memset(&good, 0, sizeof(good));
     good.palette = 1;
     good.rows[0] = 4; good.colsb[0] = 16;
     good.rows[1] = 4; good.colsb[1] = 8;
-    good.rows[2] = 3; good.colsb[2] = 16;    /* K = 2 != 3 rows */
+    good.rows[2] = 2; good.colsb[2] = 16;   /* K = 2 rows: shapes match */
 
     fcfg = good; fcfg.palette = 2;
-    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG palette 2: #GP");
+    tap_ok(in_child(do_ldtilecfg, &code) == SIGSEGV, "LDTILECFG palette 2: #GP");
     fcfg = good; fcfg.rows[3] = 17; fcfg.colsb[3] = 4;
-    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG 17 rows: #GP");
+    tap_ok(in_child(do_ldtilecfg, &code) == SIGSEGV, "LDTILECFG 17 rows: #GP");
     fcfg = good; fcfg.colsb[3] = 65; fcfg.rows[3] = 1;
-    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG colsb 65: #GP");
+    tap_ok(in_child(do_ldtilecfg, &code) == SIGSEGV, "LDTILECFG colsb 65: #GP");
     fcfg = good; fcfg.colsb[3] = 4;
-    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG colsb without rows: #GP");
+    tap_ok(in_child(do_ldtilecfg, &code) == SIGSEGV, "LDTILECFG colsb without rows: #GP");
     fcfg = good; fcfg.rsvd[3] = 1;
-    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG reserved byte: #GP");
+    tap_ok(in_child(do_ldtilecfg, &code) == SIGSEGV, "LDTILECFG reserved byte: #GP");
     fcfg = good; fcfg.rows[8] = 1;
-    tap(fault_of(do_ldtilecfg) == SIGSEGV, "LDTILECFG rows for tile 8: #GP");
-
-    hw_tilerelease();
-    ftile = 0;
-    tap(fault_of(do_tileloadd) == SIGILL, "TILELOADD with no tiles "
-        "configured: #UD");
+    tap_ok(in_child(do_ldtilecfg, &code) == SIGSEGV, "LDTILECFG rows for tile 8: #GP");
     fcfg = good;
-    tap(fault_of(do_ldtilecfg) == 0, "LDTILECFG of a valid config");
+    tap_ok(in_child(do_ldtilecfg, &code) == 0, "LDTILECFG of a valid config");
+
+    memset(&fcfg, 0, sizeof(fcfg));
+    ftile = 0;
+    sig = in_child(do_tileloadd, &code);
+    tap_ok(sig == SIGILL && code == ILL_ILLOPN, "TILELOADD with no tiles configured: #UD "
+           "(signal %d code %d)", sig, code);
+    fcfg = good;
     ftile = 5;
-    tap(fault_of(do_tileloadd) == SIGILL, "TILELOADD to an unconfigured "
-        "tile: #UD");
-    ftr = 0;                    /* tmm0 += tmm1 * tmm2: K mismatch */
-    tap(fault_of(do_tdp) == SIGILL, "TDPBSSD with mismatched shapes: #UD");
+    sig = in_child(do_tileloadd, &code);
+    tap_ok(sig == SIGILL && code == ILL_ILLOPN, "TILELOADD to an unconfigured tile: #UD "
+           "(signal %d code %d)", sig, code);
+    sig = in_child(do_tilezero, &code);
+    tap_ok(sig == SIGILL && code == ILL_ILLOPN, "TILEZERO of an unconfigured tile: #UD "
+           "(signal %d code %d)", sig, code);
+    fcfg = good;
+    fcfg.colsb[5] = 6; fcfg.rows[5] = 2;
+    sig = in_child(do_tileloadd, &code);
+    tap_ok(sig == SIGILL && code == ILL_ILLOPN, "TILELOADD with colsb 6: #UD "
+           "(signal %d code %d)", sig, code);
+    sig = in_child(do_tilezero, &code);
+    tap_ok(sig == 0, "TILEZERO with colsb 6 works (signal %d)", sig);
+
+    /* TDP shape check: the same child configures and runs the TDP.  */
+    fcfg = good;
+    sig = in_child(do_tdp, &code);
+    tap_ok(sig == 0, "TDPBSSD with matching shapes runs (signal %d)", sig);
+    fcfg = good;
+    fcfg.rows[2] = 3;                   /* K = 2 != 3 rows of tmm2 */
+    sig = in_child(do_tdp, &code);
+    tap_ok(sig == SIGILL && code == ILL_ILLOPN, "TDPBSSD with mismatched shapes: #UD "
+           "(signal %d code %d)", sig, code);
 
     /*
      * Restart: row 5 of a TILELOADD is on a PROT_NONE page.  The SIGSEGV
@@ -776,7 +871,7 @@ static void exception_checks(void)
     region = mmap(NULL, 17 * 4096, PROT_READ | PROT_WRITE,
                   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (region == MAP_FAILED) {
-        tap(0, "mmap");
+        tap_ok(0, "mmap");
         return;
     }
     fill_random(region, 17 * 4096, 0);
@@ -793,11 +888,10 @@ static void exception_checks(void)
     fault_start_row = -1;
     sig = fault_of_resumable(region);
     ok = check_state();
-    tap(sig == SIGSEGV && fault_start_row == 5, "TILELOADD faulting on row 5 "
+    tap_ok(sig == SIGSEGV && fault_start_row == 5, "TILELOADD faulting on row 5 "
         "reports start_row %d in the signal frame", fault_start_row);
-    tap(ok, "TILELOADD resumed at start_row, earlier rows kept%s%s",
+    tap_ok(ok, "TILELOADD resumed at start_row, earlier rows kept%s%s",
         ok ? "" : ": ", ok ? "" : why);
-    (void)r;
     munmap(region, 17 * 4096);
     hw_tilerelease();
     memset(&mcfg, 0, sizeof(mcfg));
@@ -822,9 +916,9 @@ static void fixed_checks(void)
     for (size_t i = 0; i < sizeof(out); i++) {
         ok &= ((uint8_t *)&out)[i] == 0;
     }
-    tap(ok, "STTILECFG after TILERELEASE stores 64 zero bytes");
+    tap_ok(ok, "STTILECFG after TILERELEASE stores 64 zero bytes");
     inuse = xgetbv1();
-    tap(!(inuse & XTILE_MASK), "XGETBV(1) reports AMX state init after "
+    tap_ok(!(inuse & XTILE_MASK), "XGETBV(1) reports AMX state init after "
         "TILERELEASE (%llx)", (unsigned long long)inuse);
 
     /* Known-answer TDPBSSD and TDPBF16PS.  */
@@ -848,7 +942,7 @@ static void fixed_checks(void)
         hw_tilestored(0, cres, 8);
         /* row0: k0: (1+2+3+4)*1=10, (1+2+3+4)*2=20; k1: -1*-1+0+-3*1+-4*-128
          * = 1-3+512 = 510, -1*3+0+0+-4*1 = -7  -> 520, 13 */
-        tap(cres[0][0] == 520 && cres[0][1] == 13,
+        tap_ok(cres[0][0] == 520 && cres[0][1] == 13,
             "TDPBSSD known answer row 0 (%d %d)", cres[0][0], cres[0][1]);
     }
     {
@@ -866,11 +960,11 @@ static void fixed_checks(void)
         hw_tilestored(0, cres, 8);
         /* C[0][0] = 1*2 + 2*1 + 0.5*1 + 1*1 = 5.5; C[0][1] = 1*1 + 2*0.5
          * + 0.5*2 + 1*2 = 5 */
-        tap(cres[0][0] == 5.5f && cres[0][1] == 5.0f,
+        tap_ok(cres[0][0] == 5.5f && cres[0][1] == 5.0f,
             "TDPBF16PS known answer row 0 (%g %g)", cres[0][0], cres[0][1]);
     }
     inuse = xgetbv1();
-    tap((inuse & XTILE_MASK) == XTILE_MASK,
+    tap_ok((inuse & XTILE_MASK) == XTILE_MASK,
         "XGETBV(1) reports AMX state in use (%llx)", (unsigned long long)inuse);
     hw_tilerelease();
     memset(&mcfg, 0, sizeof(mcfg));
@@ -887,13 +981,38 @@ static double now(void)
     return ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
-/* "amx_diff bench": time full-size (16x64) tile operations.  */
+/*
+ * "amx_diff bench": time full-size (16x64) tile operations.  Each figure
+ * is the fastest of 9 rounds of 300, so that a busy host (an emulator
+ * shares it with everything else) disturbs it less.
+ */
+static double bench_op(int what)
+{
+    static uint8_t buf[16 * 64];
+    double best = 1e9, t0, t;
+    int round, i, n = 300;
+
+    fill_random(buf, sizeof(buf), 1);
+    for (round = 0; round < 9; round++) {
+        t0 = now();
+        for (i = 0; i < n; i++) {
+            if (what == 0) {
+                hw_tileloadd(1, buf, 64, 0);
+            } else {
+                hw_tdp(what == 1 ? OP_SSD : OP_BF16, 1);
+            }
+        }
+        t = (now() - t0) / n;
+        best = t < best ? t : best;
+    }
+    return best * 1e9;
+}
+
 static int bench(void)
 {
     static uint8_t buf[16 * 64];
     struct cfg c;
-    int i, n = 2000, t;
-    double t0;
+    int t;
 
     memset(&c, 0, sizeof(c));
     c.palette = 1;
@@ -906,21 +1025,10 @@ static int bench(void)
     for (t = 0; t < 8; t++) {
         hw_tileloadd(t, buf, 64, 0);
     }
-    t0 = now();
-    for (i = 0; i < n; i++) {
-        hw_tileloadd(1, buf, 64, 0);
-    }
-    printf("# bench tileloadd 16x64: %.0f ns/op\n", (now() - t0) / n * 1e9);
-    t0 = now();
-    for (i = 0; i < n; i++) {
-        hw_tdp(OP_SSD, 0);
-    }
-    printf("# bench tdpbssd 16x16x64: %.0f ns/op\n", (now() - t0) / n * 1e9);
-    t0 = now();
-    for (i = 0; i < n; i++) {
-        hw_tdp(OP_BF16, 1);
-    }
-    printf("# bench tdpbf16ps 16x16x32: %.0f ns/op\n", (now() - t0) / n * 1e9);
+    printf("# bench tileloadd 16x64: %.0f ns/op\n", bench_op(0));
+    printf("# bench tdpbssd 16x16x64: %.0f ns/op\n", bench_op(1));
+    /* tmm3 += tmm4 . tmm5 with finite BF16 data: stays finite.  */
+    printf("# bench tdpbf16ps 16x16x32: %.0f ns/op\n", bench_op(2));
     hw_tilerelease();
     return 0;
 }
@@ -937,13 +1045,11 @@ int main(int argc, char **argv)
     setvbuf(stdout, NULL, _IOLBF, 0);
     __cpuid_count(7, 0, a, b, c, d);
     if (!(d & (1u << 24)) || !(d & (1u << 25)) || !(d & (1u << 22))) {
-        printf("1..0 # SKIP AMX-TILE/INT8/BF16 not enumerated by CPUID\n");
-        return 4;
+        tap_skip_all("AMX-TILE/INT8/BF16 not enumerated by CPUID");
     }
     if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_SUPP, &supp) ||
         !(supp & (1UL << XFEATURE_XTILEDATA))) {
-        printf("1..0 # SKIP kernel does not support AMX state (%lx)\n", supp);
-        return 4;
+        tap_skip_all("the kernel does not support AMX state");
     }
     if (argc > 1 && !strcmp(argv[1], "bench")) {
         if (syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) {
@@ -951,24 +1057,29 @@ int main(int argc, char **argv)
         }
         return bench();
     }
-    printf("1..%d\n", 20 + epochs);
+    tap_plan(24 + epochs);
     printf("# seed %llu, %d epochs x %d ops\n", (unsigned long long)seed,
            epochs, nops);
-    tap(syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0,
+    tap_ok(syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0,
         "ARCH_REQ_XCOMP_PERM(XTILEDATA)");
 
     __cpuid_count(0xd, 0, a, b, c, d);
     xsave_size = b;
     __cpuid_count(0xd, 17, a, b, c, d);
     tilecfg_off = b;
-    tap(a == 64 && b == 2752, "CPUID.(0xD,17): size %u offset %u", a, b);
+    tap_ok(a == 64 && b == 2752, "CPUID.(0xD,17): size %u offset %u", a, b);
     __cpuid_count(0xd, 18, a, b, c, d);
     tiledata_off = b;
-    tap(a == 8192 && b == 2816 && (c & 2), "CPUID.(0xD,18): size %u offset "
+    tap_ok(a == 8192 && b == 2816 && (c & 2), "CPUID.(0xD,18): size %u offset "
         "%u ecx %#x", a, b, c);
     if (posix_memalign((void **)&xbuf, 64, xsave_size + 4096) ||
         !(mem = malloc(MEM_SIZE))) {
-        return 1;
+        tap_bail_out("out of memory");
+    }
+    child_code = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (child_code == MAP_FAILED) {
+        tap_bail_out("mmap failed");
     }
 
     memset(&sa, 0, sizeof(sa));
@@ -976,23 +1087,24 @@ int main(int argc, char **argv)
     sa.sa_flags = SA_SIGINFO;
     sigaction(SIGUSR1, &sa, NULL);
 
-    rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
-    fixed_checks();
     sa.sa_sigaction = on_fault;
-    sa.sa_flags = SA_SIGINFO | SA_NODEFER;
     sigaction(SIGSEGV, &sa, NULL);
     sigaction(SIGILL, &sa, NULL);
+    sigaction(SIGBUS, &sa, NULL);
+    sigaction(SIGFPE, &sa, NULL);
+
+    rng_state = seed * 0x9E3779B97F4A7C15ULL + 1;
+    fixed_checks();
     exception_checks();
 
     for (ep = 0; ep < epochs; ep++) {
         char desc[512];
         int ok = run_epoch(ep, nops, desc, sizeof(desc));
 
-        tap(ok, "%s", desc);
+        tap_ok(ok, "%s", desc);
         hw_tilerelease();
         memset(&mcfg, 0, sizeof(mcfg));
         memset(mt, 0, sizeof(mt));
     }
-    printf("# %d of %d failed\n", tap_fail, tap_n);
-    return tap_fail ? 1 : 0;
+    tap_done();
 }

@@ -6,36 +6,30 @@
  * tile data: the kernel arms IA32_XFD[18], the CPU raises #NM with
  * IA32_XFD_ERR[18] set, and the kernel turns that into SIGILL.  After
  * arch_prctl(ARCH_REQ_XCOMP_PERM, 18) the same code runs and computes.
+ * Each run is a forked child whose SIGILL handler reports the stage that
+ * faulted and exits: nothing jumps out of a handler, and an alarm bounds
+ * the program.
  *
  * Build: gcc -O2 -static -o amx_sigill amx_sigill.c
  * Output: TAP.  Exit 0 pass, 1 fail, 4 skip (no AMX).
  */
 #define _GNU_SOURCE
 #include <cpuid.h>
-#include <setjmp.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include "../tap.h"
 
 #define ARCH_GET_XCOMP_SUPP 0x1021
 #define ARCH_GET_XCOMP_PERM 0x1022
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define XFEATURE_XTILEDATA  18
-
-static int tap_n, tap_fail;
-
-static void tap(int ok, const char *what, long detail)
-{
-    printf("%sok %d - %s (%ld)\n", ok ? "" : "not ", ++tap_n, what, detail);
-    fflush(stdout);
-    if (!ok) {
-        tap_fail++;
-    }
-}
 
 struct cfg {
     uint8_t palette, start_row;
@@ -44,15 +38,21 @@ struct cfg {
     uint8_t rows[16];
 } __attribute__((packed));
 
-static sigjmp_buf jb;
-static volatile int stage;      /* which instruction was about to run */
-static volatile int ill_stage = -1;
+static volatile int stage = -1; /* which instruction was about to run */
 
-static void on_sigill(int sig)
+/* Shared with the children: [0] faulting stage, [1] si_code, [2..] result */
+static volatile int32_t *shared;
+
+static void on_sigill(int sig, siginfo_t *si, void *uc)
 {
     (void)sig;
-    ill_stage = stage;
-    siglongjmp(jb, 1);
+    (void)uc;
+    if (stage < 0) {
+        tap_bail_out("SIGILL outside the AMX sequence");
+    }
+    shared[0] = stage;
+    shared[1] = si->si_code;
+    _exit(1);
 }
 
 /* Returns the stage that raised SIGILL, or -1 if all ran.  */
@@ -73,10 +73,6 @@ static int run_amx(int32_t *out)
             b[i][j] = (int8_t)(3 * i - j);
         }
     }
-    ill_stage = -1;
-    if (sigsetjmp(jb, 1)) {
-        return ill_stage;
-    }
     stage = 0;
     asm volatile("ldtilecfg (%0)" :: "r"(&c) : "memory");
     stage = 1;
@@ -91,7 +87,42 @@ static int run_amx(int32_t *out)
     asm volatile("tilestored %%tmm0, (%0,%1,1)" :: "r"(out), "r"(16L) : "memory");
     stage = 6;
     asm volatile("tilerelease" ::: "memory");
+    stage = -1;
     return -1;
+}
+
+/*
+ * Run the AMX sequence in a child.  Returns the stage that got SIGILL
+ * (*code: its si_code), -1 if it ran through (result in shared + 2), or
+ * 100 + anything else that happened to the child.
+ */
+static int run_child(int *code)
+{
+    struct sigaction sa;
+    int status;
+    pid_t pid;
+
+    shared[0] = shared[1] = -1;
+    pid = fork();
+    if (pid == 0) {
+        memset(&sa, 0, sizeof(sa));
+        sa.sa_sigaction = on_sigill;
+        sa.sa_flags = SA_SIGINFO;
+        sigaction(SIGILL, &sa, NULL);
+        run_amx((int32_t *)(shared + 2));
+        _exit(0);
+    }
+    if (pid < 0 || waitpid(pid, &status, 0) != pid) {
+        return 100;
+    }
+    *code = shared[1];
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+        return -1;
+    }
+    if (WIFEXITED(status) && WEXITSTATUS(status) == 1) {
+        return shared[0];
+    }
+    return 100 + (WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status));
 }
 
 static int check_result(const int32_t *out)
@@ -119,51 +150,42 @@ int main(void)
 {
     unsigned a, b, c, d;
     unsigned long supp = 0, perm = 0;
-    int32_t out[16];
-    int st, status;
-    pid_t pid;
+    int st, code = -1;
 
     setvbuf(stdout, NULL, _IOLBF, 0);
     __cpuid_count(7, 0, a, b, c, d);
     if (!(d & (1u << 24)) || !(d & (1u << 25))) {
-        printf("1..0 # SKIP AMX-TILE/INT8 not enumerated by CPUID\n");
-        return 4;
+        tap_skip_all("AMX-TILE/INT8 not enumerated by CPUID");
     }
     if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_SUPP, &supp) ||
         !(supp & (1UL << XFEATURE_XTILEDATA))) {
-        printf("1..0 # SKIP kernel does not support AMX state (%lx)\n", supp);
-        return 4;
+        tap_skip_all("the kernel does not support AMX state");
     }
-    printf("1..6\n");
-    signal(SIGILL, on_sigill);
+    shared = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+                  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    if (shared == MAP_FAILED) {
+        tap_bail_out("mmap failed");
+    }
+    tap_plan(6);
 
     syscall(SYS_arch_prctl, ARCH_GET_XCOMP_PERM, &perm);
-    tap(!(perm & (1UL << XFEATURE_XTILEDATA)),
-        "XTILEDATA not permitted by default", (long)perm);
+    tap_ok(!(perm & (1UL << XFEATURE_XTILEDATA)),
+           "XTILEDATA not permitted by default (%#lx)", perm);
 
-    /* In a child, so that the parent's state stays pristine.  */
-    pid = fork();
-    if (pid == 0) {
-        st = run_amx(out);
-        _exit(st < 0 ? 100 : st);
-    }
-    waitpid(pid, &status, 0);
-    st = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    tap(st == 1, "without permission: LDTILECFG runs, first TILELOADD "
-        "gets SIGILL (stage that faulted)", st == 100 ? -1 : st);
+    st = run_child(&code);
+    tap_ok(st == 1, "without permission: LDTILECFG runs, the first TILELOADD "
+           "gets SIGILL (stage that faulted: %d)", st);
+    tap_ok(st == 1 && code == ILL_ILLOPC, "without permission: the SIGILL is "
+           "XFD's #NM, si_code ILL_ILLOPC (%d), not a #UD", code);
 
-    st = run_amx(out);
-    tap(st == 1, "parent without permission also gets SIGILL at TILELOADD",
-        st);
+    tap_ok(syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0,
+           "ARCH_REQ_XCOMP_PERM(XTILEDATA) succeeds");
 
-    tap(syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA) == 0,
-        "ARCH_REQ_XCOMP_PERM(XTILEDATA) succeeds", 0);
-
-    memset(out, 0, sizeof(out));
-    st = run_amx(out);
-    tap(st == -1, "with permission: all AMX instructions run (faulting stage)",
-        st);
-    tap(st == -1 && check_result(out), "with permission: TDPBSSD result "
-        "correct", out[0]);
-    return tap_fail ? 1 : 0;
+    memset((void *)(shared + 2), 0, 16 * sizeof(int32_t));
+    st = run_child(&code);
+    tap_ok(st == -1, "with permission (inherited by the child): all AMX "
+           "instructions run (faulting stage %d)", st);
+    tap_ok(st == -1 && check_result((const int32_t *)(shared + 2)),
+           "with permission: TDPBSSD result correct (%d)", shared[2]);
+    tap_done();
 }
