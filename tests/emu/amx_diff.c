@@ -38,23 +38,20 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-#include "../tap.h"
+#include "../amx_test.h"
 
 #define ARCH_GET_XCOMP_SUPP 0x1021 /* not 0x1022 (that is ARCH_GET_XCOMP_PERM) */
 #define ARCH_REQ_XCOMP_PERM 0x1023
 #define XFEATURE_XTILEDATA  18
 #define XTILE_MASK          ((1ULL << 17) | (1ULL << 18))
 
-/* ---- PRNG (xorshift64*, seeded) ----------------------------------------- */
+/* ---- PRNG: the tests' one generator (amx_test.h), seeded ----------------- */
 
 static uint64_t rng_state;
 
 static uint64_t rnd(void)
 {
-    rng_state ^= rng_state >> 12;
-    rng_state ^= rng_state << 25;
-    rng_state ^= rng_state >> 27;
-    return rng_state * 0x2545F4914F6CDD1DULL;
+    return amx_test_rand(&rng_state);
 }
 
 static unsigned rndn(unsigned n)
