@@ -5,17 +5,23 @@
 #
 # Idempotent.  Progress goes to stderr; on success the LAST line on stdout is
 # the absolute path of the patched qemu-system-x86_64, cached in
-#   $LIBAMX_CACHE/qemu-<hash>/qemu-system-x86_64
+#   $AMX_CACHE/qemu-<hash>/qemu-system-x86_64
 # where <hash> covers the Debian source version, the patch series and this
 # script, so a warm run returns in seconds.  Exits non-zero, naming the
 # failing step (or patch), on any error.
+#
+# Environment (tools/lib.sh): AMX_CACHE (default /var/cache/libamx),
+# AMX_JOBS (default: the number of CPUs).
 set -euo pipefail
 
 QEMU_SRC_PKG=qemu
 QEMU_VERSION='1:7.2+dfsg-7+deb12u18'       # exact Debian source version
-CACHE=${LIBAMX_CACHE:-/var/cache/libamx}
-JOBS=${LIBAMX_JOBS:-2}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+AMX_LOG_NAME=build.sh
+# shellcheck source=../../tools/lib.sh
+. "$HERE/../../tools/lib.sh"
+CACHE=$AMX_CACHE
+JOBS=$AMX_JOBS
 PATCHDIR=$HERE/patches
 BUILD_DEPS="dpkg-dev gcc make patch xz-utils python3 meson ninja-build
             pkg-config libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev"
@@ -24,8 +30,8 @@ CONFIGURE_FLAGS=(--target-list=x86_64-softmmu --disable-docs --disable-werror
                  --enable-fdt=system --disable-install-blobs)
 
 exec 3>&1 1>&2          # stdout is reserved for the final path
-say() { echo "build.sh: $*"; }
-die() { echo "build.sh: ERROR: $*"; exit 1; }
+say() { amx_log "$@"; }
+die() { amx_die "$@"; }
 
 # ---- cache key -------------------------------------------------------------
 [ -f "$PATCHDIR/series" ] || die "missing $PATCHDIR/series"
@@ -75,20 +81,9 @@ apt_get() {
 }
 
 # ---- build dependencies ----------------------------------------------------
-missing=
-for p in $BUILD_DEPS; do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' ||
-        missing="$missing $p"
-done
+# shellcheck disable=SC2086
+amx_need_pkgs $BUILD_DEPS
 updated=
-if [ -n "$missing" ]; then
-    say "installing build dependencies:$missing"
-    apt_get update >&2 || die "apt-get update failed"
-    updated=1
-    # shellcheck disable=SC2086
-    apt_get install -y --no-install-recommends $missing >&2 ||
-        die "cannot install:$missing"
-fi
 
 # ---- deb-src for the same mirrors/suites as the binary sources --------------
 SRCLIST=/etc/apt/sources.list.d/libamx-deb-src.sources
