@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Shared by the libamx_cblas tests: random numbers, the logical view of a
+ * Shared by the libamx_cblas tests: the logical view of a
  * CBLAS operand, and capturing what a call writes to stderr.
  */
 #ifndef AMX_CBLAS_TEST_H
@@ -15,7 +15,7 @@
 
 #include <amx_cblas.h>
 
-#include "tap.h"
+#include "amx_test.h"
 
 #define CT_FN static __attribute__((unused))
 
@@ -28,12 +28,10 @@ _Static_assert(CblasRowOffset == 171 && CblasColOffset == 172 &&
 
 static uint64_t ct_rng = 0x2545f4914f6cdd1dull;
 
+/* the tests' one generator (amx_test.h) */
 CT_FN uint32_t ct_rand(void)
 {
-	ct_rng ^= ct_rng << 13;
-	ct_rng ^= ct_rng >> 7;
-	ct_rng ^= ct_rng << 17;
-	return (uint32_t)(ct_rng >> 16);
+	return (uint32_t)(amx_test_rand(&ct_rng) >> 32);
 }
 
 CT_FN const char *ct_layout(int l)
