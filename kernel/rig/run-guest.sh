@@ -239,7 +239,7 @@ TEST_TIMEOUT=$TEST_TIMEOUT
 echo "# guest: \$(uname -r) cmdline: \$(cat /proc/cmdline)"
 echo "# cpu flags: \$(grep -m1 -o 'amx[a-z_0-9]*' /proc/cpuinfo | tr '\n' ' ')"
 dmesg | grep 'x86/fpu' | sed 's/^/# /'
-fpstate_areas() { grep -c ' fpstate_' /proc/vmallocinfo; }
+fpstate_areas() { grep -c -e ' fpstate_' -e 'xfd_enable_feature' /proc/vmallocinfo; }
 areas_before=\$(fpstate_areas)
 echo "KTAP version 1"
 echo "1..$N"
@@ -273,7 +273,7 @@ while [ \$areas_after -gt \$areas_before ] && [ \$i -lt 50 ]; do
 	areas_after=\$(fpstate_areas)
 done
 echo "FPSTATE-AREAS before=\$areas_before after=\$areas_after"
-grep ' fpstate_' /proc/vmallocinfo | sed 's/^/# vmallocinfo: /' | head -n 20
+grep -e ' fpstate_' -e 'xfd_enable_feature' /proc/vmallocinfo | sed 's/^/# vmallocinfo: /' | head -n 20
 echo "# guest tests done"
 sync
 poweroff -f

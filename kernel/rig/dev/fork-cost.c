@@ -50,7 +50,8 @@ static void areas(long *count, long *bytes)
 		return;
 	}
 	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, " fpstate_") && sscanf(line, "%*s %ld", &size) == 1) {
+		if ((strstr(line, " fpstate_") || strstr(line, "xfd_enable_feature")) &&
+		    sscanf(line, "%*s %ld", &size) == 1) {
 			(*count)++;
 			*bytes += size;
 		}
