@@ -9,7 +9,13 @@
 # starting with '#' are ignored. Exit codes: 0 pass, 4 skip, anything else
 # fail. Each binary is copied to /t/<name> in the initramfs and run there
 # with cwd /t. The kernel selftests built by build-kernel.sh (x86/amx,
-# sigaltstack/sas, x86/amx_status, x86/amx_alloc) are always run first.
+# sigaltstack/sas, x86/amx_exec, x86/amx_status, x86/amx_alloc) are always
+# run first.
+#
+# Leak check: the guest counts the fpstate vmalloc areas in
+# /proc/vmallocinfo before the first test and after the last one (all
+# test processes have exited by then); more areas after than before is
+# reported as a problem and fails the run.
 #
 # The guest prints KTAP on the serial console. The host writes
 # DIR/console.log and DIR/results.tsv ("name<TAB>pass|skip|fail<TAB>reason"),
@@ -201,6 +207,7 @@ add_test() {	# name binary [args...]
 if [ $SELFTESTS = 1 ]; then
 	add_test kselftest-x86-amx "$KOUT/selftests/amx"
 	add_test kselftest-sigaltstack-sas "$KOUT/selftests/sas"
+	add_test kselftest-x86-amx_exec "$KOUT/selftests/amx_exec"
 	add_test kselftest-x86-amx_status "$KOUT/selftests/amx_status"
 	add_test kselftest-x86-amx_alloc "$KOUT/selftests/amx_alloc"
 fi
@@ -232,6 +239,8 @@ TEST_TIMEOUT=$TEST_TIMEOUT
 echo "# guest: \$(uname -r) cmdline: \$(cat /proc/cmdline)"
 echo "# cpu flags: \$(grep -m1 -o 'amx[a-z_0-9]*' /proc/cpuinfo | tr '\n' ' ')"
 dmesg | grep 'x86/fpu' | sed 's/^/# /'
+fpstate_areas() { grep -c -e ' fpstate_' -e 'xfd_enable_feature' /proc/vmallocinfo; }
+areas_before=\$(fpstate_areas)
 echo "KTAP version 1"
 echo "1..$N"
 n=0
@@ -255,6 +264,16 @@ while read -r safe name; do
 		echo "not ok \$n \$name # exit code \$rc"
 	fi
 done </t/list
+# Freed task_structs take an RCU grace period: poll a little; a leak stays.
+i=0
+areas_after=\$(fpstate_areas)
+while [ \$areas_after -gt \$areas_before ] && [ \$i -lt 50 ]; do
+	usleep 100000
+	i=\$((i + 1))
+	areas_after=\$(fpstate_areas)
+done
+echo "FPSTATE-AREAS before=\$areas_before after=\$areas_after"
+grep -e ' fpstate_' -e 'xfd_enable_feature' /proc/vmallocinfo | sed 's/^/# vmallocinfo: /' | head -n 20
 echo "# guest tests done"
 sync
 poweroff -f
@@ -308,6 +327,17 @@ elif [ $QRC != 0 ]; then
 fi
 grep -q '^KTAP version 1' "$OUTDIR/console.log" || problems+=("no KTAP header in console log")
 grep -qx "1\.\.$N" "$OUTDIR/console.log" || problems+=("no KTAP plan 1..$N in console log")
+# fpstate leak check over the whole run
+areas=$(grep -m1 '^FPSTATE-AREAS ' "$OUTDIR/console.log" || true)
+if [ -z "$areas" ]; then
+	problems+=("no FPSTATE-AREAS line (leak check did not run)")
+else
+	a_before=$(sed -n 's/.*before=\([0-9]*\).*/\1/p' <<<"$areas")
+	a_after=$(sed -n 's/.*after=\([0-9]*\).*/\1/p' <<<"$areas")
+	if [ -z "$a_before" ] || [ -z "$a_after" ] || [ "$a_after" -gt "$a_before" ]; then
+		problems+=("fpstate vmalloc leak: ${areas#FPSTATE-AREAS }")
+	fi
+fi
 # Kernel messages only: test output is prefixed with "# " by the guest init.
 if grep -v '^# ' "$OUTDIR/console.log" |
 	grep -E 'WARNING:|BUG:|Oops|Kernel panic|kernel BUG at|general protection fault|UBSAN:|kernel stack overflow' \
@@ -320,6 +350,7 @@ fi
 	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
 	echo "cmdline: $CMDLINE"
 	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
+	echo "fpstate vmalloc areas: ${areas#FPSTATE-AREAS }"
 	for p in "${problems[@]}"; do echo "problem: $p"; done
 } | tee "$OUTDIR/summary.txt" >&2
 column -t -s $'\t' "$OUTDIR/results.tsv" >&2 || cat "$OUTDIR/results.tsv" >&2
