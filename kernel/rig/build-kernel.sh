@@ -13,47 +13,30 @@
 #
 # The last line on stdout is the output directory. Progress goes to stderr.
 #
-# Environment: AMX_CACHE, JOBS (default 2), LINUX_TARBALL (default
-# /usr/src/linux-source-6.12.tar.xz), AMX_KEEP_TREE=0 to delete the source
-# and object trees after a successful build.
+# Environment (tools/lib.sh): AMX_CACHE, AMX_JOBS (default: the CPUs),
+# AMX_LINUX_TARBALL (default /usr/src/linux-source-6.12.tar.xz),
+# AMX_KEEP_TREE=0 to delete the source and object trees after a
+# successful build.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KDIR=$(dirname "$HERE")
 PATCHDIR=$KDIR/patches
 FRAGMENT=$KDIR/config/guest.config
-CACHE=${AMX_CACHE:-/var/cache/libamx}
-JOBS=${JOBS:-2}
+AMX_LOG_NAME=build-kernel
+# shellcheck source=../../tools/lib.sh
+. "$KDIR/../tools/lib.sh"
+CACHE=$AMX_CACHE
+JOBS=$AMX_JOBS
 PKG=linux-source-6.12
-TARBALL=${LINUX_TARBALL:-/usr/src/$PKG.tar.xz}
+TARBALL=${AMX_LINUX_TARBALL:-/usr/src/$PKG.tar.xz}
 
-log() { echo "build-kernel: $*" >&2; }
-die() { echo "build-kernel: ERROR: $*" >&2; exit 1; }
+log() { amx_log "$@"; }
+die() { amx_die "$@"; }
 
 # --- packages (fresh Debian 12, as root) -------------------------------------
-need_pkgs() {
-	local missing=() p
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" = 0 ] || die "missing packages (need root to install): ${missing[*]}"
-	log "installing ${missing[*]}"
-	local i
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		if DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-			"${missing[@]}" >&2; then
-			return 0
-		fi
-		# dpkg lock held by someone else, or stale lists: wait, refresh, retry
-		sleep $((i * 3))
-		[ "$i" = 3 ] && apt-get update >&2 || true
-	done
-	die "apt-get install ${missing[*]} failed"
-}
-need_pkgs "$PKG" gcc make bc bison flex libelf-dev libssl-dev xz-utils \
-	libc6-dev patch perl python3 cpio busybox-static
+amx_need_pkgs "$PKG" gcc make bc bison flex libelf-dev libssl-dev xz-utils \
+	libc6-dev patch perl python3 cpio busybox-static rsync
 
 VERSION=$(dpkg-query -W -f='${Version}' "$PKG")
 [ -f "$TARBALL" ] || die "$TARBALL missing"

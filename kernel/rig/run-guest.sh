@@ -30,7 +30,11 @@ set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KDIR=$(dirname "$HERE")
-CACHE=${AMX_CACHE:-/var/cache/libamx}
+AMX_LOG_NAME=run-guest
+AMX_DIE_STATUS=2
+# shellcheck source=../../tools/lib.sh
+. "$KDIR/../tools/lib.sh"
+CACHE=$AMX_CACHE
 
 MANIFEST=
 APPEND=
@@ -39,8 +43,8 @@ TIMEOUT=480
 TEST_TIMEOUT=${AMX_TEST_TIMEOUT:-120}
 SELFTESTS=1
 
-log() { echo "run-guest: $*" >&2; }
-die() { echo "run-guest: ERROR: $*" >&2; exit 2; }
+log() { amx_log "$@"; }
+die() { amx_die "$@"; }
 usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
@@ -64,23 +68,7 @@ OUTDIR=$(cd "$OUTDIR" && pwd)
 T_START=$(date +%s)
 
 # --- packages ------------------------------------------------------------------
-need_pkgs() {
-	local missing=() p i
-	for p in "$@"; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' ||
-			missing+=("$p")
-	done
-	[ ${#missing[@]} -eq 0 ] && return 0
-	[ "$(id -u)" = 0 ] || die "missing packages (need root to install): ${missing[*]}"
-	for i in 1 2 3 4 5 6 7 8 9 10; do
-		DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends \
-			"${missing[@]}" >&2 && return 0
-		sleep $((i * 3))
-		[ "$i" = 3 ] && apt-get update >&2 || true
-	done
-	die "apt-get install ${missing[*]} failed"
-}
-need_pkgs qemu-system-x86 busybox-static cpio gzip coreutils
+amx_need_pkgs qemu-system-x86 busybox-static cpio gzip coreutils
 
 # --- kernel + selftests ----------------------------------------------------------
 KOUT=$("$HERE/build-kernel.sh" | tail -n1)
