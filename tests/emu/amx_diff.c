@@ -39,10 +39,8 @@
 #include <unistd.h>
 
 #include "../amx_test.h"
+#include "emu.h"
 
-#define ARCH_GET_XCOMP_SUPP 0x1021 /* not 0x1022 (that is ARCH_GET_XCOMP_PERM) */
-#define ARCH_REQ_XCOMP_PERM 0x1023
-#define XFEATURE_XTILEDATA  18
 #define XTILE_MASK          ((1ULL << 17) | (1ULL << 18))
 
 /* ---- PRNG: the tests' one generator (amx_test.h), seeded ----------------- */
@@ -61,12 +59,6 @@ static unsigned rndn(unsigned n)
 
 /* ---- Model state --------------------------------------------------------- */
 
-struct cfg {
-    uint8_t palette, start_row;
-    uint8_t rsvd[14];
-    uint16_t colsb[16];
-    uint8_t rows[16];
-} __attribute__((packed));
 
 static struct cfg mcfg;                 /* model TILECFG (palette 0 = init) */
 static uint8_t mt[8][16][64];           /* model TILEDATA */

@@ -17,13 +17,8 @@
 #include <time.h>
 
 #include "../tap.h"
+#include "emu.h"
 
-struct cfg {
-	uint8_t palette, start_row;
-	uint8_t rsvd[14];
-	uint16_t colsb[16];
-	uint8_t rows[16];
-} __attribute__((packed));
 
 static uint8_t want[8][16][64], got[8][16][64];
 

@@ -25,18 +25,9 @@
 #include <unistd.h>
 
 #include "../tap.h"
+#include "emu.h"
 
-#define ARCH_GET_XCOMP_SUPP 0x1021
-#define ARCH_GET_XCOMP_PERM 0x1022
-#define ARCH_REQ_XCOMP_PERM 0x1023
-#define XFEATURE_XTILEDATA  18
 
-struct cfg {
-    uint8_t palette, start_row;
-    uint8_t rsvd[14];
-    uint16_t colsb[16];
-    uint8_t rows[16];
-} __attribute__((packed));
 
 static volatile int stage = -1; /* which instruction was about to run */
 

@@ -27,11 +27,8 @@
 #include <ucontext.h>
 
 #include "../tap.h"
+#include "emu.h"
 
-#define ARCH_GET_XCOMP_SUPP	0x1021
-#define ARCH_GET_XCOMP_PERM	0x1022
-#define ARCH_REQ_XCOMP_PERM	0x1023
-#define XFEATURE_XTILEDATA	18
 #define XTILE_BITS		0x60000ull
 
 struct bf16_vec {
@@ -336,12 +333,6 @@ static const struct colsb_vec colsb_vecs[] = {
 
 /* ---- Probing instructions ------------------------------------------------ */
 
-struct cfg {
-	uint8_t palette, start_row;
-	uint8_t rsvd[14];
-	uint16_t colsb[16];
-	uint8_t rows[16];
-} __attribute__((packed));
 
 static volatile uintptr_t resume_ip;
 static volatile int fault_sig, fault_code;

@@ -1,0 +1,34 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the emulator's proofs (tests/emu) share: the raw arch_prctl codes
+ * and the 64-byte LDTILECFG/STTILECFG image as the SDM lays it out.  These
+ * programs talk to the CPU and the kernel directly, not through libamx,
+ * so that what they check is the emulator (or the silicon) itself.
+ */
+#ifndef AMX_EMU_H
+#define AMX_EMU_H
+
+#include <stdint.h>
+
+#ifndef ARCH_GET_XCOMP_SUPP
+#define ARCH_GET_XCOMP_SUPP	0x1021
+#endif
+#ifndef ARCH_GET_XCOMP_PERM
+#define ARCH_GET_XCOMP_PERM	0x1022
+#endif
+#ifndef ARCH_REQ_XCOMP_PERM
+#define ARCH_REQ_XCOMP_PERM	0x1023
+#endif
+#define XFEATURE_XTILEDATA	18
+
+/* the tile configuration memory image (palette 1) */
+struct cfg {
+	uint8_t palette, start_row;
+	uint8_t rsvd[14];
+	uint16_t colsb[16];
+	uint8_t rows[16];
+} __attribute__((packed));
+
+_Static_assert(sizeof(struct cfg) == 64, "LDTILECFG image is 64 bytes");
+
+#endif /* AMX_EMU_H */
