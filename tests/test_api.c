@@ -13,7 +13,7 @@ int main(void)
 	size_t i, j;
 	int distinct = 1, ret;
 
-	tap_plan(11);
+	tap_plan(12);
 	snprintf(buf, sizeof(buf), "%d.%d.%d", AMX_VERSION_MAJOR, AMX_VERSION_MINOR,
 		 AMX_VERSION_PATCH);
 	tap_ok(amx_version() == AMX_VERSION, "amx_version() = %d", amx_version());
@@ -44,6 +44,20 @@ int main(void)
 	errno = 4242;
 	ret = amx_status();
 	tap_ok(errno == 4242, "amx_status() (= %d) leaves errno alone", ret);
+	/*
+	 * The first GEMM of a process reads its blocking (tuning file, sysfs):
+	 * a missing file must not show as ENOENT in the caller's errno.
+	 */
+	{
+		amx_bf16 a[4] = { 0 }, b[4] = { 0 };
+		float c[4];
+
+		setenv("XDG_CACHE_HOME", "/nonexistent/libamx-test", 1);
+		errno = 4242;
+		ret = amx_gemm_bf16(0, 2, 2, 2, a, 2, b, 2, c, 2);
+		tap_ok(ret == 0 && errno == 4242,
+		       "first GEMM (= %d) leaves errno alone (%d)", ret, errno);
+	}
 	errno = 4242;
 	ret = amx_sigaltstack_uninstall();
 	tap_ok(ret == -ENOENT && errno == 4242,

@@ -292,10 +292,15 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 	return 0;
 }
 
-/* with slots_lock held */
+/*
+ * With slots_lock held.  Reading the tuning file and sysfs sets errno on
+ * the way (ENOENT for a file that is not there); the library's functions
+ * never change errno, so it is put back.
+ */
 static void slots_init(void)
 {
 	const char *env = getenv("AMX_GEMM_BLOCKS");
+	int saved_errno = errno;
 
 	for (int b = 0; b < GEMM_NBACKENDS; b++) {
 		const struct gemm_backend *be = gemm_backend_by_id(b + 1);
@@ -318,6 +323,7 @@ static void slots_init(void)
 	}
 	memcpy(slots, base, sizeof(slots));
 	slots_ready = 1;
+	errno = saved_errno;
 }
 
 void gemm_blocks_get(const struct gemm_backend *be, enum gemm_op op,
@@ -421,7 +427,17 @@ static int mkdir_p(char *dir)
 	return 0;
 }
 
+static int blocking_save(const char *path);
+
 int amx_gemm_blocking_save(const char *path)
+{
+	int saved_errno = errno, ret = blocking_save(path);
+
+	errno = saved_errno;
+	return ret;
+}
+
+static int blocking_save(const char *path)
 {
 	char def[PATH_MAX], tmp[PATH_MAX + 16], key[256];
 	FILE *f;
