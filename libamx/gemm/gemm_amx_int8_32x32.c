@@ -8,77 +8,49 @@
  */
 #include "gemm.h"
 
-static void ukr_ss(size_t kt, const void *ap, const void *bp, void *c,
-		   size_t ldc, int acc, size_t pf, int half)
-{
-	const int8_t *a = ap, *b = bp;
-
-	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc, half);
-	if (half) {
-		for (size_t t = 0; t < kt; t++) {
-			amx_tile_load(4, a, 64);
-			amx_tile_load(6, b, 128);
-			amx_tile_load(7, b + 64, 128);
-			amx_tdpbssd(0, 4, 6);
-			amx_tdpbssd(1, 4, 7);
-			a += 32 * 64;
-			b += 16 * 4 * GEMM_NR;
-		}
-		gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
-		return;
-	}
-	for (size_t t = 0; t < kt; t++) {
-		if (pf && t + pf < kt)
-			gemm_amx_prefetch_a(a + pf * 32 * 64);
-		amx_tile_load(4, a, 64);
-		amx_tile_load(5, a + 16 * 64, 64);
-		amx_tile_load(6, b, 128);
-		amx_tile_load(7, b + 64, 128);
-		amx_tdpbssd(0, 4, 6);
-		amx_tdpbssd(1, 4, 7);
-		amx_tdpbssd(2, 5, 6);
-		amx_tdpbssd(3, 5, 7);
-		a += 32 * 64;
-		b += 16 * 4 * GEMM_NR;
-	}
-	gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
+/*
+ * The s8 x s8 and u8 x s8 kernels differ only in the dot-product
+ * instruction, whose tile operands are immediates: one body, generated
+ * twice with TDP = amx_tdpbssd or amx_tdpbusd.
+ */
+#define GEMM_AMX_INT8_UKR(name, TDP)					\
+static void name(size_t kt, const void *ap, const void *bp, void *c,	\
+		 size_t ldc, int acc, size_t pf, int half)		\
+{									\
+	const int8_t *a = ap, *b = bp;					\
+									\
+	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc, half);		\
+	if (half) {							\
+		for (size_t t = 0; t < kt; t++) {			\
+			amx_tile_load(4, a, 64);			\
+			amx_tile_load(6, b, 128);			\
+			amx_tile_load(7, b + 64, 128);			\
+			TDP(0, 4, 6);					\
+			TDP(1, 4, 7);					\
+			a += 32 * 64;					\
+			b += 16 * 4 * GEMM_NR;				\
+		}							\
+	} else {							\
+		for (size_t t = 0; t < kt; t++) {			\
+			if (pf && t + pf < kt)				\
+				gemm_amx_prefetch_a(a + pf * 32 * 64);	\
+			amx_tile_load(4, a, 64);			\
+			amx_tile_load(5, a + 16 * 64, 64);		\
+			amx_tile_load(6, b, 128);			\
+			amx_tile_load(7, b + 64, 128);			\
+			TDP(0, 4, 6);					\
+			TDP(1, 4, 7);					\
+			TDP(2, 5, 6);					\
+			TDP(3, 5, 7);					\
+			a += 32 * 64;					\
+			b += 16 * 4 * GEMM_NR;				\
+		}							\
+	}								\
+	gemm_amx_c_end(c, ldc * sizeof(int32_t), half);		\
 }
 
-static void ukr_us(size_t kt, const void *ap, const void *bp, void *c,
-		   size_t ldc, int acc, size_t pf, int half)
-{
-	const int8_t *a = ap, *b = bp;
-
-	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc, half);
-	if (half) {
-		for (size_t t = 0; t < kt; t++) {
-			amx_tile_load(4, a, 64);
-			amx_tile_load(6, b, 128);
-			amx_tile_load(7, b + 64, 128);
-			amx_tdpbusd(0, 4, 6);
-			amx_tdpbusd(1, 4, 7);
-			a += 32 * 64;
-			b += 16 * 4 * GEMM_NR;
-		}
-		gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
-		return;
-	}
-	for (size_t t = 0; t < kt; t++) {
-		if (pf && t + pf < kt)
-			gemm_amx_prefetch_a(a + pf * 32 * 64);
-		amx_tile_load(4, a, 64);
-		amx_tile_load(5, a + 16 * 64, 64);
-		amx_tile_load(6, b, 128);
-		amx_tile_load(7, b + 64, 128);
-		amx_tdpbusd(0, 4, 6);
-		amx_tdpbusd(1, 4, 7);
-		amx_tdpbusd(2, 5, 6);
-		amx_tdpbusd(3, 5, 7);
-		a += 32 * 64;
-		b += 16 * 4 * GEMM_NR;
-	}
-	gemm_amx_c_end(c, ldc * sizeof(int32_t), half);
-}
+GEMM_AMX_INT8_UKR(ukr_ss, amx_tdpbssd)
+GEMM_AMX_INT8_UKR(ukr_us, amx_tdpbusd)
 
 void gemm_ukr_amx_s8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 		       const void *ap, const void *bp, void *c, size_t ldc,
