@@ -2,23 +2,31 @@
 /*
  * Pack a kc x nc block of row-major int8 B into VNNI panels of GEMM_NR
  * columns: panel[q][j][0..3] = B[4q + 0..3][j], zero past kc and nc, K padded
- * to a whole tile (64 bytes).  Also the per-column correction
+ * to a whole tile (64 bytes).  Also, when asked, the per-column correction
  * corr[j] = -128 * sum_k B[k][j] (mod 2^32) used by the VNNI fallback for
- * s8 x s8 (A is biased to u8 by +128 while packing).
+ * s8 x s8 (A is biased to u8 by +128).
+ *
+ * Rows are walked in order for a group of PACK_PANELS panels at a time, so
+ * each row is read in 256-byte pieces rather than one 32-byte panel column
+ * of every row (a TLB miss per row when B is wide).
  */
 #include <string.h>
 #include <immintrin.h>
 
 #include "gemm.h"
 
+#define PACK_PANELS 8
+
 /*
- * Four full rows of 32 columns into 128 bytes of VNNI quads, and their
- * column sums: vpunpck{l,h}bw pairs rows 0/1 and 2/3, vpunpck{l,h}wd makes
- * quads of 4 columns per 128-bit lane, vperm2i128 orders the lanes.
+ * Four full rows of 32 columns into 128 bytes of VNNI quads: vpunpck{l,h}bw
+ * pairs rows 0/1 and 2/3, vpunpck{l,h}wd makes quads of 4 columns per
+ * 128-bit lane, vperm2i128 orders the lanes.  With @sum, the column sums
+ * of the quads are added to sum[0..3] (columns 0-7, 8-15, 16-23, 24-31):
+ * vpmaddubsw by ones adds the pairs, vpmaddwd by ones the pairs of pairs.
  */
 __attribute__((target("avx2")))
 static void pack_quads_avx2(const int8_t *r, size_t ldb, int8_t *d,
-			    uint32_t *sum)
+			    __m256i *sum)
 {
 	__m256i r0 = _mm256_loadu_si256((const void *)r);
 	__m256i r1 = _mm256_loadu_si256((const void *)(r + ldb));
@@ -30,14 +38,68 @@ static void pack_quads_avx2(const int8_t *r, size_t ldb, int8_t *d,
 	__m256i q1 = _mm256_unpackhi_epi16(a, c);	/* cols 4-7 | 20-23 */
 	__m256i q2 = _mm256_unpacklo_epi16(b, e);	/* cols 8-11 | 24-27 */
 	__m256i q3 = _mm256_unpackhi_epi16(b, e);	/* cols 12-15 | 28-31 */
+	__m256i v[4] = {
+		_mm256_permute2x128_si256(q0, q1, 0x20),
+		_mm256_permute2x128_si256(q2, q3, 0x20),
+		_mm256_permute2x128_si256(q0, q1, 0x31),
+		_mm256_permute2x128_si256(q2, q3, 0x31),
+	};
 
-	_mm256_storeu_si256((void *)d, _mm256_permute2x128_si256(q0, q1, 0x20));
-	_mm256_storeu_si256((void *)(d + 32), _mm256_permute2x128_si256(q2, q3, 0x20));
-	_mm256_storeu_si256((void *)(d + 64), _mm256_permute2x128_si256(q0, q1, 0x31));
-	_mm256_storeu_si256((void *)(d + 96), _mm256_permute2x128_si256(q2, q3, 0x31));
-	for (size_t j = 0; j < GEMM_NR; j++)
-		sum[j] += (uint32_t)(r[j] + r[ldb + j] + r[2 * ldb + j] +
-				     r[3 * ldb + j]);
+	for (int i = 0; i < 4; i++)
+		_mm256_storeu_si256((void *)(d + 32 * i), v[i]);
+	if (!sum)
+		return;
+	for (int i = 0; i < 4; i++) {
+		__m256i p = _mm256_maddubs_epi16(_mm256_set1_epi8(1), v[i]);
+
+		sum[i] = _mm256_add_epi32(sum[i],
+					  _mm256_madd_epi16(p, _mm256_set1_epi16(1)));
+	}
+}
+
+/* one quad row (t = 0..3 rows present, nr columns) the portable way */
+static void pack_quad(const int8_t *r, size_t ldb, size_t rows, size_t nr,
+		      int8_t *d, uint32_t *sum)
+{
+	memset(d, 0, 4 * GEMM_NR);
+	for (size_t jj = 0; jj < nr; jj++)
+		for (size_t t = 0; t < rows; t++) {
+			d[4 * jj + t] = r[t * ldb + jj];
+			sum[jj] += (uint32_t)(int32_t)r[t * ldb + jj];
+		}
+}
+
+__attribute__((target("avx2")))
+static void pack_group_avx2(size_t kc, size_t nc, size_t j0, size_t j1,
+			    const int8_t *b, size_t ldb, int8_t *dst,
+			    size_t panel_stride, uint32_t (*sums)[GEMM_NR],
+			    int want_sum)
+{
+	__m256i vs[PACK_PANELS][4];
+	size_t q;
+
+	memset(vs, 0, sizeof(vs));
+	for (q = 0; q + 4 <= kc; q += 4)
+		for (size_t j = j0; j < j1; j++) {
+			size_t col = j * GEMM_NR;
+			size_t nr = nc - col < GEMM_NR ? nc - col : GEMM_NR;
+			int8_t *d = dst + j * panel_stride + q * GEMM_NR;
+
+			if (nr == GEMM_NR)
+				pack_quads_avx2(b + q * ldb + col, ldb, d,
+						want_sum ? vs[j - j0] : NULL);
+			else
+				pack_quad(b + q * ldb + col, ldb, 4, nr, d,
+					  sums[j - j0]);
+		}
+	for (size_t j = j0; want_sum && j < j1; j++)
+		for (int i = 0; i < 4; i++) {
+			uint32_t t[8];
+
+			_mm256_storeu_si256((void *)t, vs[j - j0][i]);
+			for (int u = 0; u < 8; u++)
+				sums[j - j0][8 * i + u] += t[u];
+		}
 }
 
 void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b, size_t ldb,
@@ -45,43 +107,45 @@ void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b, size_t ldb,
 		    size_t corr_stride)
 {
 	size_t kpad = gemm_round_up(kc, GEMM_KGRAN_BYTES);
+	size_t kfull = kc / 4 * 4;
+	size_t npanels = (nc + GEMM_NR - 1) / GEMM_NR;
 	int avx2 = gemm_cpu_avx2();
 
-	for (size_t j = 0; j < nc; j += GEMM_NR, dst += panel_stride) {
-		size_t nr = nc - j < GEMM_NR ? nc - j : GEMM_NR;
-		uint32_t sum[GEMM_NR] = { 0 };
-		int8_t *d = dst;
-		size_t q;
+	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
+		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;
+		uint32_t sums[PACK_PANELS][GEMM_NR];
 
-		for (q = 0; q + 4 <= kc; q += 4, d += 4 * GEMM_NR) {
-			const int8_t *r = b + q * ldb + j;
+		memset(sums, 0, sizeof(sums));
+		if (avx2) {
+			pack_group_avx2(kfull, nc, j0, j1, b, ldb, dst,
+					panel_stride, sums, !!corr);
+		} else {
+			for (size_t q = 0; q < kfull; q += 4)
+				for (size_t j = j0; j < j1; j++) {
+					size_t col = j * GEMM_NR;
 
-			if (nr == GEMM_NR && avx2) {
-				pack_quads_avx2(r, ldb, d, sum);
-				continue;
+					pack_quad(b + q * ldb + col, ldb, 4,
+						  nc - col < GEMM_NR ? nc - col : GEMM_NR,
+						  dst + j * panel_stride + q * GEMM_NR,
+						  sums[j - j0]);
+				}
+		}
+		for (size_t j = j0; j < j1; j++) {
+			size_t col = j * GEMM_NR;
+			size_t nr = nc - col < GEMM_NR ? nc - col : GEMM_NR;
+			int8_t *d = dst + j * panel_stride + kfull * GEMM_NR;
+			size_t q = kfull;
+
+			if (q < kc) {
+				pack_quad(b + q * ldb + col, ldb, kc - q, nr, d,
+					  sums[j - j0]);
+				d += 4 * GEMM_NR;
+				q += 4;
 			}
-			memset(d, 0, 4 * GEMM_NR);
-			for (size_t jj = 0; jj < nr; jj++)
-				for (size_t t = 0; t < 4; t++) {
-					d[4 * jj + t] = r[t * ldb + jj];
-					sum[jj] += (uint32_t)(int32_t)r[t * ldb + jj];
-				}
+			memset(d, 0, (kpad - q) * GEMM_NR);
+			for (size_t jj = 0; corr && jj < GEMM_NR; jj++)
+				corr[j * corr_stride + jj] =
+					(int32_t)(0u - (sums[j - j0][jj] << 7));
 		}
-		if (q < kc) {
-			memset(d, 0, 4 * GEMM_NR);
-			for (size_t jj = 0; jj < nr; jj++)
-				for (size_t t = 0; q + t < kc; t++) {
-					int8_t v = b[(q + t) * ldb + j + jj];
-
-					d[4 * jj + t] = v;
-					sum[jj] += (uint32_t)(int32_t)v;
-				}
-			d += 4 * GEMM_NR;
-			q += 4;
-		}
-		memset(d, 0, (kpad - q) * GEMM_NR);
-		for (size_t jj = 0; corr && jj < GEMM_NR; jj++)
-			corr[j / GEMM_NR * corr_stride + jj] =
-				(int32_t)(0u - (sum[jj] << 7));
 	}
 }
