@@ -17,7 +17,7 @@
 #include "gemm.h"
 
 #define PACKED_B_MAGIC 0x616d7862u	/* "amxb" */
-/* B micro-panels packed at a time on the small-M path */
+/* at most this many B micro-panels packed at a time on the small-M path */
 #define JIT_PANELS 8
 /* below this many flops a second thread costs more than it brings */
 #define GEMM_MT_MIN_FLOPS (4.0 * 1024 * 1024)
@@ -98,36 +98,171 @@ static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 }
 
 /*
+ * Whether the kernels may read A in place (backends that have such
+ * kernels): every K block must hold whole 4-byte groups, and the rows of
+ * one micro-panel must not crowd into a few L1 sets.  L1 sets repeat every
+ * 4 KiB on the CPUs concerned (64 sets of 64-byte lines), so with lda a
+ * multiple of 4 KiB all rows read the same set at every step, and the B
+ * panels streaming past evict them: M = 16, lda = 8 KiB ran at 0.65x of
+ * packed A.  Half of a micro-panel per set (lda = 2 KiB: 6 rows) still
+ * measured as fast as packing on Zen 5 (12-way L1).  Reading A in place
+ * saves packing it, which is a quarter of the time at 256^3.
+ */
+static int a_in_place(const struct gemm_job *j)
+{
+	uint8_t rows[64] = { 0 };
+	size_t mr = j->be->mr;
+
+	if (!j->be->ukr_direct[j->op] || j->k * j->esz % 4)
+		return 0;
+	for (size_t i = 0; i < mr && i < j->m; i++)
+		if (++rows[i * j->lda % 4096 / 64] > mr / 2)
+			return 0;
+	return 1;
+}
+
+/* one K block: where it starts, its length and padded bytes */
+struct gemm_kblk {
+	size_t pc, kcb, kcpad;
+	int acc;
+};
+
+/* the packed B micro-panels at hand and their int8 corrections */
+struct gemm_bpanels {
+	const uint8_t *bp;	/* the first micro-panel */
+	size_t bstride;		/* bytes from one micro-panel to the next */
+	const int32_t *corr;	/* the first one's corrections, or NULL */
+	size_t cstride;		/* int32s from one's corrections to the next */
+};
+
+/*
+ * C[ic + ir, jc + jr] (+)= the micro-panel of A at @a (in place, rows lda
+ * apart, when @direct; packed otherwise) times B micro-panel jr.
+ */
+static inline void gemm_micro(const struct gemm_job *j,
+			      const struct gemm_kblk *kb,
+			      const struct gemm_bpanels *bs, int direct,
+			      const uint8_t *a, size_t mrb, size_t row,
+			      size_t col, size_t jr, size_t ncb)
+{
+	size_t nr = ncb - jr < GEMM_NR ? ncb - jr : GEMM_NR;
+	const uint8_t *bp = bs->bp + jr / GEMM_NR * bs->bstride;
+	const int32_t *corr = bs->corr ? bs->corr + jr / GEMM_NR * bs->cstride
+				       : NULL;
+	uint8_t *c = j->c + (row * j->ldc + col + jr) * 4;
+
+	if (direct)
+		j->be->ukr_direct[j->op](mrb, nr, kb->kcb * j->esz, a, j->lda,
+					 bp, c, j->ldc, corr, kb->acc);
+	else
+		j->be->ukr[j->op](mrb, nr, kb->kcpad, a, bp, c, j->ldc, corr,
+				  kb->acc, j->bs.pf);
+}
+
+/*
+ * One macro-kernel: rows [ic, ic + mcb) of C against the @ncb columns
+ * from @col whose packed B @bs holds, over K block @kb.  A is read in
+ * place (@direct), or comes packed in @apk (all mcb rows), or is packed
+ * here into @abuf.  The loop order is the backend's:
+ * - B-resident (AMX): jr outer, ir inner: one B micro-panel stays in L1
+ *   while the packed A block streams from L2 (the silicon sweep in
+ *   gemm_backends.c);
+ * - A-resident (AVX-512, C): ir outer, jr inner: one A micro-panel stays
+ *   in L1 while B streams past.  Consecutive kernels then write C blocks
+ *   side by side instead of 12 rows further down: with ldc a multiple of
+ *   4 KiB the latter put every C row of two calls into the same L1 set
+ *   (2048^3 bf16 on Zen 5: 326 GFLOPS B-resident, 442 A-resident with
+ *   kc = K).
+ */
+static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
+		       const struct gemm_bpanels *bs, int direct,
+		       const uint8_t *apk, uint8_t *abuf, size_t ic,
+		       size_t mcb, size_t col, size_t ncb, int a_res)
+{
+	const struct gemm_backend *be = j->be;
+	const uint8_t *ablk = j->a + ic * j->lda + kb->pc * j->esz;
+	size_t mr = be->mr, kbytes = kb->kcb * j->esz;
+	uint8_t flip = be->corr_ops & (1u << j->op) ? 0x80 : 0;
+
+	if (!direct && !apk && !a_res) {
+		be->pack_a(mcb, kbytes, ablk, j->lda, abuf, flip);
+		apk = abuf;
+	}
+	if (a_res) {
+		for (size_t ir = 0; ir < mcb; ir += mr) {
+			size_t mrb = mcb - ir < mr ? mcb - ir : mr;
+			const uint8_t *a = ablk + ir * j->lda;
+
+			if (apk) {
+				a = apk + ir * kb->kcpad;
+			} else if (!direct) {
+				be->pack_a(mrb, kbytes, a, j->lda, abuf, flip);
+				a = abuf;
+			}
+			for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
+				gemm_micro(j, kb, bs, direct, a, mrb, ic + ir,
+					   col, jr, ncb);
+		}
+		return;
+	}
+	for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
+		for (size_t ir = 0; ir < mcb; ir += mr)
+			gemm_micro(j, kb, bs, direct,
+				   direct ? ablk + ir * j->lda
+					  : apk + ir * kb->kcpad,
+				   mcb - ir < mr ? mcb - ir : mr, ic + ir, col,
+				   jr, ncb);
+}
+
+/* B micro-panels packed at a time on the small-M path: half of L2 */
+static size_t jit_panels(size_t kcpad)
+{
+	size_t n = (size_t)gemm_cache_size(2) / 2 / (kcpad * GEMM_NR);
+
+	return n < 1 ? 1 : n > JIT_PANELS ? JIT_PANELS : n;
+}
+
+/*
  * The loop nest over C[m0:m1, n0:n1].  When the rows fit one MC block
  * (small M: LLM decoding, or the rows a thread got), a packed B block
- * would be used by one A block only: then B is packed JIT_PANELS micro-
- * panels at a time just before their ir loops, into a buffer that stays
- * in L2 (rows are still read in 512-byte pieces, see pack_bf16_vnni.c),
- * instead of the whole kc x nc block first (which, for M = 1..32 and a
- * large B, wrote and re-read all of B through memory on every call).
- * The kernels see the same packed data either way.
+ * would be used by one A block only: then B is packed a few micro-panels
+ * at a time (jit_panels()) just before their macro-kernel, into a buffer
+ * that stays in L2 (rows are still read in 512-byte pieces, see
+ * pack_bf16_vnni.c), instead of the whole kc x nc block first (which, for
+ * M = 1..32 and a large B, wrote and re-read all of B through memory on
+ * every call).  A is then packed once for all the groups.  The kernels see
+ * the same packed data either way.
  */
 static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 		      size_t n1)
 {
 	const struct amx_packed_b *pb = j->pb;
 	const struct gemm_backend *be = j->be;
-	gemm_ukr_fn ukr = be->ukr[j->op];
 	size_t esz = j->esz, kc = pb ? pb->kc : j->bs.kc;
-	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr, pf = j->bs.pf;
+	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr;
 	int need_corr = !!(be->corr_ops & (1u << j->op));
-	int jit = !pb && m1 - m0 <= mc;	/* pack B per micro-panel */
-	uint8_t flip = need_corr ? 0x80 : 0;
-	size_t kcmax = gemm_round_up((kc < j->k ? kc : j->k) * esz, 64);
-	size_t mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
-	size_t ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
-	size_t asz = mcmax * kcmax;
-	size_t nbuf = jit && ncmax > JIT_PANELS * GEMM_NR ?
-		      JIT_PANELS * GEMM_NR : ncmax;
-	size_t bsz = pb ? 0 : nbuf * kcmax;
-	size_t csz = nbuf * sizeof(int32_t);
+	int jit = !pb && m1 - m0 <= mc;	/* pack B per few micro-panels */
+	int direct = a_in_place(j), a_res;
+	size_t kcmax, mcmax, ncmax, group, asz, nbuf, bsz, csz;
 	uint8_t *abuf, *bbuf;
 	int32_t *cbuf;
+
+	/*
+	 * Few rows (prepacked B here): B-resident, so that B goes through
+	 * the caches once, not once per A micro-panel (M = 16 against a
+	 * prepacked 4096 x 4096 bf16 on Zen 5: 266 -> 300 GFLOPS).
+	 */
+	a_res = be->a_resident && m1 - m0 > mc;
+	if (jit && kc * esz > gemm_small_m_kc_bytes())
+		kc = gemm_small_m_kc_bytes() / esz;
+	kcmax = gemm_round_up((kc < j->k ? kc : j->k) * esz, 64);
+	mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
+	ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
+	group = jit_panels(kcmax) * GEMM_NR;
+	asz = direct ? 0 : (a_res ? mr : mcmax) * kcmax;
+	nbuf = jit && ncmax > group ? group : ncmax;
+	bsz = pb ? 0 : nbuf * kcmax;
+	csz = nbuf * sizeof(int32_t);
 
 	abuf = tbuf_get(asz + bsz + csz);
 	if (!abuf)
@@ -139,74 +274,56 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 		size_t ncb = n1 - jc < nc ? n1 - jc : nc;
 
 		for (size_t pc = 0; pc < j->k; pc += kc) {	/* KC loop */
-			size_t kcb = j->k - pc < kc ? j->k - pc : kc;
-			size_t kcpad = gemm_round_up(kcb * esz, 64);
-			int acc = pc > 0 || (j->flags & AMX_GEMM_ACCUMULATE);
-			const uint8_t *bp;
-			const int32_t *corr = NULL;
-			size_t bstride, cstride = GEMM_NR;
+			struct gemm_kblk kb = {
+				.pc = pc,
+				.kcb = j->k - pc < kc ? j->k - pc : kc,
+				.acc = pc > 0 || (j->flags & AMX_GEMM_ACCUMULATE),
+			};
+			struct gemm_bpanels bs = { .cstride = GEMM_NR };
 
+			kb.kcpad = gemm_round_up(kb.kcb * esz, 64);
+			bs.bstride = kb.kcpad * GEMM_NR;
+			if (jit) {
+				const uint8_t *apk = NULL;
+
+				if (!direct) {
+					be->pack_a(m1 - m0, kb.kcb * esz,
+						   j->a + m0 * j->lda + pc * esz,
+						   j->lda, abuf,
+						   need_corr ? 0x80 : 0);
+					apk = abuf;
+				}
+				for (size_t g = 0; g < ncb; g += group) {
+					size_t gn = ncb - g < group ? ncb - g : group;
+
+					pack_b(j, pc, kb.kcb, jc + g, gn, bbuf,
+					       bs.bstride, need_corr ? cbuf : NULL);
+					bs.bp = bbuf;
+					bs.corr = need_corr ? cbuf : NULL;
+					gemm_macro(j, &kb, &bs, direct, apk, abuf,
+						   m0, m1 - m0, jc + g, gn, 0);
+				}
+				continue;
+			}
 			if (pb) {
 				size_t panel = jc / GEMM_NR;
 
-				bstride = kcpad * GEMM_NR;
-				bp = pb->data + pc / kc * pb->kb_bytes +
-				     panel * bstride;
-				cstride = pb->nkb * GEMM_NR;
+				bs.bp = pb->data + pc / kc * pb->kb_bytes +
+					panel * bs.bstride;
+				bs.cstride = pb->nkb * GEMM_NR;
 				if (need_corr)
-					corr = pb->corr + panel * cstride +
-					       pc / kc * GEMM_NR;
-			} else if (jit) {		/* below, per panel */
-				bstride = kcpad * GEMM_NR;
-				bp = bbuf;
-			} else {			/* pack B */
-				bstride = kcpad * GEMM_NR;
-				pack_b(j, pc, kcb, jc, ncb, bbuf, bstride,
+					bs.corr = pb->corr + panel * bs.cstride +
+						  pc / kc * GEMM_NR;
+			} else {
+				pack_b(j, pc, kb.kcb, jc, ncb, bbuf, bs.bstride,
 				       need_corr ? cbuf : NULL);
-				bp = bbuf;
-				if (need_corr)
-					corr = cbuf;
+				bs.bp = bbuf;
+				bs.corr = need_corr ? cbuf : NULL;
 			}
-
-			for (size_t ic = m0; ic < m1; ic += mc) { /* MC loop */
-				size_t mcb = m1 - ic < mc ? m1 - ic : mc;
-				const uint8_t *ablk = j->a + ic * j->lda + pc * esz;
-
-				be->pack_a(mcb, kcb * esz, ablk, j->lda, abuf,
-					   flip);
-
-				for (size_t jr = 0; jr < ncb; jr += GEMM_NR) {
-					size_t nr = ncb - jr < GEMM_NR ?
-						    ncb - jr : GEMM_NR;
-					const uint8_t *bpj = bp + jr / GEMM_NR * bstride;
-					const int32_t *cj = corr ?
-						corr + jr / GEMM_NR * cstride : NULL;
-
-					if (jit) {
-						size_t g = jr / GEMM_NR % JIT_PANELS;
-
-						if (!g)
-							pack_b(j, pc, kcb, jc + jr,
-							       ncb - jr < JIT_PANELS * GEMM_NR ?
-							       ncb - jr : JIT_PANELS * GEMM_NR,
-							       bbuf, bstride,
-							       need_corr ? cbuf : NULL);
-						bpj = bbuf + g * bstride;
-						cj = need_corr ? cbuf + g * GEMM_NR : NULL;
-					}
-
-					for (size_t ir = 0; ir < mcb; ir += mr) {
-						size_t mrb = mcb - ir < mr ?
-							     mcb - ir : mr;
-
-						ukr(mrb, nr, kcpad,
-						    abuf + ir * kcpad, bpj,
-						    j->c + ((ic + ir) * j->ldc +
-							    jc + jr) * 4,
-						    j->ldc, cj, acc, pf);
-					}
-				}
-			}
+			for (size_t ic = m0; ic < m1; ic += mc)	/* MC loop */
+				gemm_macro(j, &kb, &bs, direct, NULL, abuf, ic,
+					   m1 - ic < mc ? m1 - ic : mc, jc, ncb,
+					   a_res);
 		}
 	}
 	return 0;

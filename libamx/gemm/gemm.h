@@ -58,6 +58,17 @@ typedef void (*gemm_ukr_fn)(size_t mr, size_t nr, size_t kcpad_bytes,
 			    const int32_t *corr, int acc, size_t pf);
 
 /*
+ * The same over A read in place: rows lda_bytes apart, k_bytes of each
+ * (a multiple of 4: whole bf16 pairs / int8 quads) against the first
+ * k_bytes / 4 groups of the packed B micro-panel.  For s8 x s8 the kernel
+ * biases A itself (corr as above).
+ */
+typedef void (*gemm_ukr_direct_fn)(size_t mr, size_t nr, size_t k_bytes,
+				   const uint8_t *a, size_t lda_bytes,
+				   const void *bp, void *c, size_t ldc,
+				   const int32_t *corr, int acc);
+
+/*
  * A backend, as data: the driver's loops read this and never ask which
  * backend they run.
  */
@@ -66,12 +77,20 @@ struct gemm_backend {
 	const char *name;		/* "amx", "avx512", "c" */
 	size_t mr, nr;			/* micro-kernel block */
 	gemm_ukr_fn ukr[GEMM_NOPS];
+	/* kernels reading A in place (no A packing), NULL where none */
+	gemm_ukr_direct_fn ukr_direct[GEMM_NOPS];
 	/*
 	 * Pack an mc x kc_bytes block of A into mr-row micro-panels of
 	 * mr * kcpad bytes each; each byte XORed with @flip.
 	 */
 	void (*pack_a)(size_t mc, size_t kc_bytes, const uint8_t *a,
 		       size_t lda_bytes, uint8_t *dst, uint8_t flip);
+	/*
+	 * Loop order of the macro-kernel: 1 keeps an A micro-panel in L1
+	 * across the B micro-panels (ir outer, jr inner), 0 a B micro-panel
+	 * across the A micro-panels (jr outer); see gemm.c.
+	 */
+	int a_resident;
 	/*
 	 * Ops (bit 1 << op) whose A is packed biased (flip 0x80) and whose
 	 * result gets the per-column correction (s8 x s8 on u8 x s8 VNNI).
@@ -102,6 +121,8 @@ AMX_HIDDEN void gemm_blocks_get(const struct gemm_backend *be,
 /* round @bs to what @be needs; -EINVAL when a value is out of range */
 AMX_HIDDEN int gemm_blocks_fix(const struct gemm_backend *be,
 			       enum gemm_op op, struct gemm_blocks *bs);
+/* the K block of the small-M (B packed just in time) path, in bytes */
+AMX_HIDDEN size_t gemm_small_m_kc_bytes(void);
 /* cache sizes in bytes (level 1..3), never 0 */
 AMX_HIDDEN long gemm_cache_size(int level);
 
@@ -155,6 +176,21 @@ AMX_HIDDEN void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 AMX_HIDDEN void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 				     const void *ap, const void *bp, void *c,
 				     size_t ldc, const int32_t *corr, int acc, size_t pf);
+AMX_HIDDEN void gemm_ukr_avx512_bf16_direct(size_t mr, size_t nr,
+					    size_t k_bytes, const uint8_t *a,
+					    size_t lda_bytes, const void *bp,
+					    void *c, size_t ldc,
+					    const int32_t *corr, int acc);
+AMX_HIDDEN void gemm_ukr_avx512_s8s8_direct(size_t mr, size_t nr,
+					    size_t k_bytes, const uint8_t *a,
+					    size_t lda_bytes, const void *bp,
+					    void *c, size_t ldc,
+					    const int32_t *corr, int acc);
+AMX_HIDDEN void gemm_ukr_avx512_u8s8_direct(size_t mr, size_t nr,
+					    size_t k_bytes, const uint8_t *a,
+					    size_t lda_bytes, const void *bp,
+					    void *c, size_t ldc,
+					    const int32_t *corr, int acc);
 AMX_HIDDEN void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 				  const void *ap, const void *bp, void *c,
 				  size_t ldc, const int32_t *corr, int acc, size_t pf);

@@ -1,19 +1,25 @@
 // SPDX-License-Identifier: MIT
 /*
  * AVX-512 VNNI micro-kernel, up to 12 x 32: 24 zmm int32 accumulators, two
- * zmm of packed s8 B per K quad, biased-u8 A quads broadcast; vpdpbusd (the
+ * zmm of packed s8 B per K quad, u8 A quads broadcast; vpdpbusd (the
  * non-saturating form, so sums wrap modulo 2^32 exactly like TDPB*D).
- * For s8 x s8 the packer biased A by +128 and corr = -128 * colsum(B).
+ * For s8 x s8, A is biased to u8 (a ^ 0x80 = a + 128: by the packer, or
+ * here when A is read in place) and corr = -128 * colsum(B) is added.
  * Built with -mavx512f -mavx512bw -mavx512vnni.
+ *
+ * A comes from a packed micro-panel ([kq][mr] quads) or straight from the
+ * caller's row-major matrix: one int8 K quad of a row is one 32-bit word.
  */
 #include <immintrin.h>
 
 #include "gemm.h"
 
+typedef uint32_t u32_any __attribute__((aligned(1), may_alias));
+
 static inline __attribute__((always_inline)) void
-ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
-    int32_t *c, size_t ldc, __mmask16 m0, __mmask16 m1, int acc,
-    const int32_t *corr)
+ukr(const size_t mr, size_t kq, const uint8_t *a, const size_t rs,
+    const size_t cs, const uint32_t flip, const int8_t *b, int32_t *c,
+    size_t ldc, __mmask16 m0, __mmask16 m1, int acc, const int32_t *corr)
 {
 	__m512i c0[GEMM_MR_AVX], c1[GEMM_MR_AVX];
 	__m512i k0 = _mm512_setzero_si512(), k1 = _mm512_setzero_si512();
@@ -34,12 +40,16 @@ ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
 
 		_Pragma("GCC unroll 12")
 		for (size_t i = 0; i < mr; i++) {
-			__m512i av = _mm512_set1_epi32((int)a[i]);
+			__m512i av = _mm512_set1_epi32(
+				(int)*(const u32_any *)(a + i * rs));
 
+			if (flip)
+				av = _mm512_xor_si512(av,
+						      _mm512_set1_epi32((int)flip));
 			c0[i] = _mm512_dpbusd_epi32(c0[i], av, b0);
 			c1[i] = _mm512_dpbusd_epi32(c1[i], av, b1);
 		}
-		a += mr;
+		a += cs;
 		b += 4 * GEMM_NR;
 	}
 	if (corr) {
@@ -55,28 +65,62 @@ ukr(const size_t mr, size_t kq, const uint32_t *a, const int8_t *b,
 	}
 }
 
+static void masks(size_t nr, __mmask16 *m0, __mmask16 *m1)
+{
+	*m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
+	*m1 = nr >= 32 ? 0xffff :
+	      nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+}
+
+/* one case per row count, so that mr is a constant in each body */
+#define GEMM_MR_CASES(X) \
+	X(12) X(11) X(10) X(9) X(8) X(7) X(6) X(5) X(4) X(3) X(2) X(1)
+
 void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 			  const void *ap, const void *bp, void *c, size_t ldc,
 			  const int32_t *corr, int acc, size_t pf)
 {
 	size_t kq = kcpad_bytes / 4;
-	__mmask16 m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-	__mmask16 m1 = nr >= 32 ? 0xffff :
-		       nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
+	__mmask16 m0, m1;
 
 	(void)pf;
+	masks(nr, &m0, &m1);
 	switch (mr) {
-	case 12: ukr(12, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 11: ukr(11, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 10: ukr(10, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 9: ukr(9, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 8: ukr(8, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 7: ukr(7, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 6: ukr(6, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 5: ukr(5, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 4: ukr(4, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 3: ukr(3, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 2: ukr(2, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
-	case 1: ukr(1, kq, ap, bp, c, ldc, m0, m1, acc, corr); break;
+#define X(r) case r: ukr(r, kq, ap, 4, 4 * r, 0, bp, c, ldc, m0, m1, acc, corr); break;
+	GEMM_MR_CASES(X)
+#undef X
 	}
+}
+
+static inline __attribute__((always_inline)) void
+direct(size_t mr, size_t nr, size_t k_bytes, const uint8_t *a,
+       size_t lda_bytes, const uint32_t flip, const void *bp, void *c,
+       size_t ldc, const int32_t *corr, int acc)
+{
+	size_t kq = k_bytes / 4;
+	__mmask16 m0, m1;
+
+	masks(nr, &m0, &m1);
+	switch (mr) {
+#define X(r) case r: ukr(r, kq, a, lda_bytes, 4, flip, bp, c, ldc, m0, m1, acc, corr); break;
+	GEMM_MR_CASES(X)
+#undef X
+	}
+}
+
+void gemm_ukr_avx512_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
+				 const uint8_t *a, size_t lda_bytes,
+				 const void *bp, void *c, size_t ldc,
+				 const int32_t *corr, int acc)
+{
+	direct(mr, nr, k_bytes, a, lda_bytes, 0, bp, c, ldc, corr, acc);
+}
+
+void gemm_ukr_avx512_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
+				 const uint8_t *a, size_t lda_bytes,
+				 const void *bp, void *c, size_t ldc,
+				 const int32_t *corr, int acc)
+{
+	direct(mr, nr, k_bytes, a, lda_bytes, 0x80808080u, bp, c, ldc, corr,
+	       acc);
 }
