@@ -119,10 +119,17 @@ static void t_grid(int type, int packed, const char *what)
 	bad += !t_run_case(type, 255, 255, 255, 1, packed, 1, &worst);
 	bad += !t_run_case(type, 100, 255, 1000, 0, packed, 0, &worst);
 	bad += !t_run_case(type, 1000, 100, 255, 1, packed, 1, &worst);
-	/* several K blocks (kc is 512 bf16 / 1024 int8 on a 32 KiB L1) */
+	/*
+	 * several K blocks: few rows (the small-M K block, 768 bf16 / 1536
+	 * int8 on a 48 KiB L1) and more rows than one M block (AVX-512 kc
+	 * 2048 bf16 / 4096 int8 there), A read in place (lda odd) and, with
+	 * lda = 4096, packed because the rows would share L1 sets
+	 */
 	bad += !t_run_case(type, 33, 47, 2500, 0, packed, 1, &worst);
 	bad += !t_run_case(type, 17, 100, 4097, 1, packed, 0, &worst);
-	cases += 5;
+	bad += !t_run_case(type, 300, 70, 4500, 1, packed, 1, &worst);
+	bad += !t_run_case(type, 300, 40, 4096, 0, packed, 0, &worst);
+	cases += 7;
 	if (type == T_BF16)
 		printf("# %s worst |err| / sum|ab| = %.3g (bound 2(K+2)2^-24)\n",
 		       what, worst);
