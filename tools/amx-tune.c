@@ -129,7 +129,8 @@ static void tune_fill(struct tune_problem *p)
  */
 static int tune_one(const struct tune_opts *o, int be, int op)
 {
-	static const unsigned int kc_bytes_full[] = { 128, 256, 384, 512, 768, 1024, 1536, 2048 };
+	static const unsigned int kc_bytes_full[] = { 128, 256, 384, 512, 768, 1024, 1536,
+						     2048, 3072, 4096 };
 	static const unsigned int kc_bytes_quick[] = { 256, 768 };
 	static const unsigned int mc_full[] = { 32, 64, 128, 256, 512, 1024 };
 	static const unsigned int mc_quick[] = { 64, 256 };
@@ -139,7 +140,7 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 	const unsigned int *kcs = o->quick ? kc_bytes_quick : kc_bytes_full;
 	const unsigned int *mcs = o->quick ? mc_quick : mc_full;
 	const unsigned int *ncs = o->quick ? nc_quick : nc_full;
-	size_t nkc = o->quick ? 2 : 8, nmc = o->quick ? 2 : 6;
+	size_t nkc = o->quick ? 2 : 10, nmc = o->quick ? 2 : 6;
 	size_t nnc = o->quick ? 1 : 5, npf = be == AMX_GEMM_BACKEND_AMX ? (o->quick ? 2 : 4) : 1;
 	size_t total = nkc * nmc + nnc + npf, done = 0;
 	size_t esz = op == AMX_GEMM_OP_BF16 ? 2 : 1;
