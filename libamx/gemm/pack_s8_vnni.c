@@ -16,6 +16,8 @@
 #include "gemm.h"
 
 #define PACK_PANELS 8
+/* rows read ahead with a software prefetch (see pack_bf16_vnni.c) */
+#define PACK_AHEAD 32
 
 /*
  * Four full rows of 32 columns into 128 bytes of VNNI quads: vpunpck{l,h}bw
@@ -85,6 +87,13 @@ static void pack_group_avx2(size_t kc, size_t nc, size_t j0, size_t j1,
 			size_t nr = nc - col < GEMM_NR ? nc - col : GEMM_NR;
 			int8_t *d = dst + j * panel_stride + q * GEMM_NR;
 
+			if (q + PACK_AHEAD + 4 <= kc) {
+				const int8_t *ahead = b + (q + PACK_AHEAD) * ldb + col;
+
+				for (int t = 0; t < 4; t++)
+					_mm_prefetch((const char *)(ahead + t * ldb),
+						     _MM_HINT_T0);
+			}
 			if (nr == GEMM_NR)
 				pack_quads_avx2(b + q * ldb + col, ldb, d,
 						want_sum ? vs[j - j0] : NULL);
