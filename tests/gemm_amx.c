@@ -33,6 +33,8 @@ int main(void)
 		t_grid(T_BF16, th, what);
 		t_grid(T_S8S8, th, what);
 		t_grid(T_U8S8, th, what);
+		for (int type = T_BF16; type <= T_U8S8; type++)
+			t_direct_a(type, th, what);
 	}
 	return t_finish();
 }

@@ -219,6 +219,8 @@ int main(void)
 		t_grid(T_BF16, th == 2, what);
 		t_grid(T_S8S8, th == 2, what);
 		t_grid(T_U8S8, th == 2, what);
+		for (int type = T_BF16; type <= T_U8S8; type++)
+			t_direct_a(type, th == 2, what);
 	}
 	/* odd blockings (and the prefetch path) on the AMX kernels */
 	amx_set_num_threads(1);

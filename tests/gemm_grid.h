@@ -14,12 +14,19 @@ enum { T_BF16, T_S8S8, T_U8S8 };
 
 static const char *const t_type_name[] = { "bf16", "s8s8", "u8s8" };
 
-static int t_run_case(int type, size_t m, size_t n, size_t k, int acc,
-		      int packed, int pad, double *worst)
+/*
+ * One case; with @lda_a nonzero A has that leading dimension and starts on
+ * a 64-byte boundary (what lets the AMX kernels read it in place).
+ */
+static int t_run_case_a(int type, size_t m, size_t n, size_t k, int acc,
+			int packed, int pad, size_t lda_a, double *worst)
 {
 	size_t esz = type == T_BF16 ? 2 : 1;
-	size_t lda = k + pad * 3, ldb = n + pad * 5, ldc = n + pad * 2;
-	void *a = malloc(m * lda * esz + 1), *b = malloc(k * ldb * esz + 1);
+	size_t lda = lda_a ? lda_a : k + pad * 3, ldb = n + pad * 5;
+	size_t ldc = n + pad * 2;
+	void *a = lda_a ? aligned_alloc(64, (m * lda * esz + 64) / 64 * 64) :
+		  malloc(m * lda * esz + 1);
+	void *b = malloc(k * ldb * esz + 1);
 	uint32_t *c, *cbase = t_c_alloc(m, ldc, &c);
 	uint32_t *c0 = malloc(m * ldc * 4 + 4);
 	struct amx_packed_b *pb = NULL;
@@ -84,6 +91,44 @@ out:
 	free(cbase);
 	free(c0);
 	return ok;
+}
+
+static int t_run_case(int type, size_t m, size_t n, size_t k, int acc,
+		      int packed, int pad, double *worst)
+{
+	return t_run_case_a(type, m, n, k, acc, packed, pad, 0, worst);
+}
+
+/*
+ * A aligned, K whole tile rows (32 bf16 / 64 int8), lda a multiple of
+ * 64 bytes: the AMX kernels read A in place, and pack only a ragged last
+ * micro-panel (M = 33, 100, 300: 1, 4 and 12 rows; 48: a half one read in
+ * place); lda = 4096 bytes puts all rows in one L1 set, so A is packed.
+ * One TAP line.
+ */
+static void t_direct_a(int type, int packed, const char *what)
+{
+	static const size_t shapes[][3] = {
+		{ 16, 32, 1 }, { 32, 64, 2 }, { 33, 40, 4 }, { 48, 100, 8 },
+		{ 100, 70, 16 }, { 300, 33, 3 },
+	};
+	size_t g = type == T_BF16 ? 32 : 64;	/* K granule, elements */
+	unsigned int bad = 0, cases = 0;
+	double worst = 0;
+
+	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
+		for (int v = 0; v < 3; v++, cases++) {
+			size_t k = shapes[s][2] * g;
+			size_t lda = v == 2 ? 4096 / (type == T_BF16 ? 2 : 1) :
+				     k + v * g;
+
+			if (lda < k)
+				lda = k;
+			bad += !t_run_case_a(type, shapes[s][0], shapes[s][1],
+					     k, v & 1, packed, 0, lda, &worst);
+		}
+	t_result(!bad, "%s %s%s A in place: %u shapes, %u wrong", what,
+		 t_type_name[type], packed ? " packed" : "", cases, bad);
 }
 
 static const size_t t_dims[] = { 1, 15, 16, 17, 31, 33, 64, 100 };
@@ -168,6 +213,8 @@ static inline void t_fallback_path(const char *path, enum amx_gemm_type gt,
 			t_grid(types[t], 0, what);
 		for (size_t t = 0; th && t < ntypes; t++)
 			t_grid(types[t], 1, what);
+		for (size_t t = 0; t < ntypes; t++)
+			t_direct_a(types[t], th, what);
 	}
 	if (per_path)
 		per_path();

@@ -111,10 +111,12 @@ static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
  */
 static int a_in_place(const struct gemm_job *j)
 {
+	const struct gemm_backend *be = j->be;
 	uint8_t rows[64] = { 0 };
-	size_t mr = j->be->mr;
+	size_t mr = be->mr;
 
-	if (!j->be->ukr_direct[j->op] || j->k * j->esz % 4)
+	if (!be->ukr_direct[j->op] || j->k * j->esz % be->direct_kalign ||
+	    ((uintptr_t)j->a | j->lda) % be->direct_align)
 		return 0;
 	for (size_t i = 0; i < mr && i < j->m; i++)
 		if (++rows[i * j->lda % 4096 / 64] > mr / 2)
@@ -154,7 +156,7 @@ static inline void gemm_micro(const struct gemm_job *j,
 
 	if (direct)
 		j->be->ukr_direct[j->op](mrb, nr, kb->kcb * j->esz, a, j->lda,
-					 bp, c, j->ldc, corr, kb->acc);
+					 bp, c, j->ldc, corr, kb->acc, j->bs.pf);
 	else
 		j->be->ukr[j->op](mrb, nr, kb->kcpad, a, bp, c, j->ldc, corr,
 				  kb->acc, j->bs.pf);
@@ -182,37 +184,50 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 {
 	const struct gemm_backend *be = j->be;
 	const uint8_t *ablk = j->a + ic * j->lda + kb->pc * j->esz;
-	size_t mr = be->mr, kbytes = kb->kcb * j->esz;
+	size_t mr = be->mr, kbytes = kb->kcb * j->esz, tail = mcb % mr;
 	uint8_t flip = be->corr_ops & (1u << j->op) ? 0x80 : 0;
+	/*
+	 * The first micro-panel direct kernels must not read in place: AMX's
+	 * always read mr (or mr / 2) rows, so a ragged last one is packed.
+	 */
+	size_t iedge = direct && be->direct_whole_rows && tail &&
+		       tail != mr / 2 ? mcb - tail : mcb;
 
 	if (!direct && !apk && !a_res) {
 		be->pack_a(mcb, kbytes, ablk, j->lda, abuf, flip);
 		apk = abuf;
 	}
+	if (iedge < mcb && !a_res)
+		be->pack_a(tail, kbytes, ablk + iedge * j->lda, j->lda, abuf,
+			   flip);
 	if (a_res) {
 		for (size_t ir = 0; ir < mcb; ir += mr) {
 			size_t mrb = mcb - ir < mr ? mcb - ir : mr;
+			int d = direct && ir < iedge;
 			const uint8_t *a = ablk + ir * j->lda;
 
 			if (apk) {
 				a = apk + ir * kb->kcpad;
-			} else if (!direct) {
+			} else if (!d) {
 				be->pack_a(mrb, kbytes, a, j->lda, abuf, flip);
 				a = abuf;
 			}
 			for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
-				gemm_micro(j, kb, bs, direct, a, mrb, ic + ir,
-					   col, jr, ncb);
+				gemm_micro(j, kb, bs, d, a, mrb, ic + ir, col,
+					   jr, ncb);
 		}
 		return;
 	}
 	for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
-		for (size_t ir = 0; ir < mcb; ir += mr)
-			gemm_micro(j, kb, bs, direct,
-				   direct ? ablk + ir * j->lda
-					  : apk + ir * kb->kcpad,
+		for (size_t ir = 0; ir < mcb; ir += mr) {
+			const uint8_t *a = direct ? ir < iedge ?
+					   ablk + ir * j->lda : abuf :
+					   apk + ir * kb->kcpad;
+
+			gemm_micro(j, kb, bs, direct && ir < iedge, a,
 				   mcb - ir < mr ? mcb - ir : mr, ic + ir, col,
 				   jr, ncb);
+		}
 }
 
 /* B micro-panels packed at a time on the small-M path: half of L2 */
@@ -260,7 +275,8 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
 	ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
 	group = jit_panels(kcmax) * GEMM_NR;
-	asz = direct ? 0 : (a_res ? mr : mcmax) * kcmax;
+	asz = direct ? be->direct_whole_rows ? mr * kcmax : 0 :
+		       (a_res ? mr : mcmax) * kcmax;
 	nbuf = jit && ncmax > group ? group : ncmax;
 	bsz = pb ? 0 : nbuf * kcmax;
 	csz = nbuf * sizeof(int32_t);

@@ -66,7 +66,7 @@ typedef void (*gemm_ukr_fn)(size_t mr, size_t nr, size_t kcpad_bytes,
 typedef void (*gemm_ukr_direct_fn)(size_t mr, size_t nr, size_t k_bytes,
 				   const uint8_t *a, size_t lda_bytes,
 				   const void *bp, void *c, size_t ldc,
-				   const int32_t *corr, int acc);
+				   const int32_t *corr, int acc, size_t pf);
 
 /*
  * A backend, as data: the driver's loops read this and never ask which
@@ -77,8 +77,16 @@ struct gemm_backend {
 	const char *name;		/* "amx", "avx512", "c" */
 	size_t mr, nr;			/* micro-kernel block */
 	gemm_ukr_fn ukr[GEMM_NOPS];
-	/* kernels reading A in place (no A packing), NULL where none */
+	/*
+	 * Kernels reading A in place (no A packing), NULL where none; they
+	 * need K blocks of whole direct_kalign bytes, A and lda aligned to
+	 * direct_align bytes, and with direct_whole_rows they read mr (or
+	 * mr / 2) rows whatever the block's rows (the driver packs a ragged
+	 * last micro-panel then).
+	 */
 	gemm_ukr_direct_fn ukr_direct[GEMM_NOPS];
+	size_t direct_kalign, direct_align;
+	int direct_whole_rows;
 	/*
 	 * Pack an mc x kc_bytes block of A into mr-row micro-panels of
 	 * mr * kcpad bytes each; each byte XORed with @flip.
@@ -180,17 +188,29 @@ AMX_HIDDEN void gemm_ukr_avx512_bf16_direct(size_t mr, size_t nr,
 					    size_t k_bytes, const uint8_t *a,
 					    size_t lda_bytes, const void *bp,
 					    void *c, size_t ldc,
-					    const int32_t *corr, int acc);
+					    const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_avx512_s8s8_direct(size_t mr, size_t nr,
 					    size_t k_bytes, const uint8_t *a,
 					    size_t lda_bytes, const void *bp,
 					    void *c, size_t ldc,
-					    const int32_t *corr, int acc);
+					    const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_avx512_u8s8_direct(size_t mr, size_t nr,
 					    size_t k_bytes, const uint8_t *a,
 					    size_t lda_bytes, const void *bp,
 					    void *c, size_t ldc,
-					    const int32_t *corr, int acc);
+					    const int32_t *corr, int acc, size_t pf);
+AMX_HIDDEN void gemm_ukr_amx_bf16_direct(size_t mr, size_t nr, size_t k_bytes,
+					 const uint8_t *a, size_t lda_bytes,
+					 const void *bp, void *c, size_t ldc,
+					 const int32_t *corr, int acc, size_t pf);
+AMX_HIDDEN void gemm_ukr_amx_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
+					 const uint8_t *a, size_t lda_bytes,
+					 const void *bp, void *c, size_t ldc,
+					 const int32_t *corr, int acc, size_t pf);
+AMX_HIDDEN void gemm_ukr_amx_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
+					 const uint8_t *a, size_t lda_bytes,
+					 const void *bp, void *c, size_t ldc,
+					 const int32_t *corr, int acc, size_t pf);
 AMX_HIDDEN void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 				  const void *ap, const void *bp, void *c,
 				  size_t ldc, const int32_t *corr, int acc, size_t pf);
@@ -240,23 +260,25 @@ static inline void gemm_amx_c_end(void *c, size_t s, int half)
 	}
 }
 
-/* the 32 rows x 64 bytes of one K step of a tile-packed A micro-panel */
-static inline void gemm_amx_prefetch_a(const void *a)
+/* the 32 rows x 64 bytes of one K step of A, rows @as bytes apart */
+static inline void gemm_amx_prefetch_a(const void *a, size_t as)
 {
 	const char *p = a;
 
 	for (int r = 0; r < 32; r++)
-		__builtin_prefetch(p + r * 64, 0, 3);
+		__builtin_prefetch(p + r * as, 0, 3);
 }
 
 /*
- * An AMX micro-kernel on a whole block: kt K steps, C with ldc elements a
- * row; 32 x 32, or with @half the top 16 x 32 (A tile 4, C tiles 0-1: half
+ * An AMX micro-kernel on a whole block: kt K steps, A rows @as bytes apart
+ * and @ak bytes further each K step (packed: 64 and 32 x 64; in place: lda
+ * and 64), C with ldc elements a row; 32 x 32, or with @half the top 16 x 32 (A tile 4, C tiles 0-1: half
  * the TDPs and half the A traffic, for blocks of at most 16 rows, e.g. the
  * M = 1..16 of LLM decoding).
  */
-typedef void (*gemm_amx_ukr)(size_t kt, const void *a, const void *b, void *c,
-			     size_t ldc, int acc, size_t pf, int half);
+typedef void (*gemm_amx_ukr)(size_t kt, const void *a, size_t as, size_t ak,
+			     const void *b, void *c, size_t ldc, int acc,
+			     size_t pf, int half);
 
 /*
  * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when the
@@ -266,8 +288,9 @@ typedef void (*gemm_amx_ukr)(size_t kt, const void *a, const void *b, void *c,
  * is computed and dropped), so the micro-kernel never sees an edge.
  */
 AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
-			       size_t kt, const void *a, const void *b,
-			       void *c, size_t ldc, int acc, size_t pf);
+			       size_t kt, const void *a, size_t as, size_t ak,
+			       const void *b, void *c, size_t ldc, int acc,
+			       size_t pf);
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: MIT
 /*
  * AMX bf16 micro-kernel, 32 x 32 block of C as 2 x 2 tiles (0-3), per K step
- * of 32 bf16: A tiles 4-5 from the tile-packed A (stride 64 B), B tiles 6-7
+ * of 32 bf16: A tiles 4-5 from the tile-packed A (stride 64 B) or from A
+ * itself (stride lda: the _direct entry, see gemm.c), B tiles 6-7
  * from the VNNI panel (stride 128 B: a panel row is 32 columns x 2 bf16), four
  * TDPBF16PS.  The driver runs it over every A micro-panel of an MC block
  * with the same B micro-panel (ir innermost), so with the AMX kc defaults
@@ -18,20 +19,22 @@
  */
 #include "gemm.h"
 
-static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
-		int acc, size_t pf, int half)
+static void ukr(size_t kt, const void *ap, size_t as, size_t ak,
+		const void *bp, void *c, size_t ldc, int acc, size_t pf,
+		int half)
 {
-	const uint16_t *a = ap, *b = bp;
+	const uint8_t *a = ap;
+	const uint16_t *b = bp;
 
 	gemm_amx_c_begin(c, ldc * sizeof(float), acc, half);
 	if (half) {
 		for (size_t t = 0; t < kt; t++) {
-			amx_tile_load(4, a, 64);
+			amx_tile_load(4, a, as);
 			amx_tile_load(6, b, 128);
 			amx_tile_load(7, b + 32, 128);
 			amx_tdpbf16ps(0, 4, 6);
 			amx_tdpbf16ps(1, 4, 7);
-			a += 32 * 32;
+			a += ak;
 			b += 16 * 2 * GEMM_NR;
 		}
 		gemm_amx_c_end(c, ldc * sizeof(float), half);
@@ -39,16 +42,16 @@ static void ukr(size_t kt, const void *ap, const void *bp, void *c, size_t ldc,
 	}
 	for (size_t t = 0; t < kt; t++) {
 		if (pf && t + pf < kt)
-			gemm_amx_prefetch_a(a + pf * 32 * 32);
-		amx_tile_load(4, a, 64);
-		amx_tile_load(5, a + 16 * 32, 64);
+			gemm_amx_prefetch_a(a + pf * ak, as);
+		amx_tile_load(4, a, as);
+		amx_tile_load(5, a + 16 * as, as);
 		amx_tile_load(6, b, 128);
 		amx_tile_load(7, b + 32, 128);
 		amx_tdpbf16ps(0, 4, 6);
 		amx_tdpbf16ps(1, 4, 7);
 		amx_tdpbf16ps(2, 5, 6);
 		amx_tdpbf16ps(3, 5, 7);
-		a += 32 * 32;		/* 32 rows x 32 bf16 */
+		a += ak;		/* 32 bf16 of K */
 		b += 16 * 2 * GEMM_NR;	/* 16 K pairs x 32 columns x 2 */
 	}
 	gemm_amx_c_end(c, ldc * sizeof(float), half);
@@ -59,5 +62,16 @@ void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 		       const int32_t *corr, int acc, size_t pf)
 {
 	(void)corr;
-	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, bp, c, ldc, acc, pf);
+	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64, bp, c,
+		       ldc, acc, pf);
+}
+
+void gemm_ukr_amx_bf16_direct(size_t mr, size_t nr, size_t k_bytes,
+			      const uint8_t *a, size_t lda_bytes,
+			      const void *bp, void *c, size_t ldc,
+			      const int32_t *corr, int acc, size_t pf)
+{
+	(void)corr;
+	gemm_amx_block(ukr, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp, c,
+		       ldc, acc, pf);
 }

@@ -2,7 +2,7 @@
 /*
  * AMX int8 micro-kernels (s8 x s8: TDPBSSD, u8 x s8: TDPBUSD), 32 x 32 block
  * of C as 2 x 2 int32 tiles, per K step of 64 bytes: A tiles 4-5 (stride
- * 64 B), B tiles 6-7 from the VNNI panel (stride 128 B: 32 columns x 4 s8).
+ * 64 B packed, lda in place), B tiles 6-7 from the VNNI panel (stride 128 B: 32 columns x 4 s8).
  * A is packed unbiased here (no corr).  Edges via gemm_amx_block(); pf as
  * in gemm_amx_bf16_32x32.c.  Uses amx.h's tile macros (see gemm_amx_bf16_32x32.c).
  */
@@ -14,35 +14,36 @@
  * twice with TDP = amx_tdpbssd or amx_tdpbusd.
  */
 #define GEMM_AMX_INT8_UKR(name, TDP)					\
-static void name(size_t kt, const void *ap, const void *bp, void *c,	\
-		 size_t ldc, int acc, size_t pf, int half)		\
+static void name(size_t kt, const void *ap, size_t as, size_t ak,	\
+		 const void *bp, void *c, size_t ldc, int acc, size_t pf, \
+		 int half)						\
 {									\
 	const int8_t *a = ap, *b = bp;					\
 									\
 	gemm_amx_c_begin(c, ldc * sizeof(int32_t), acc, half);		\
 	if (half) {							\
 		for (size_t t = 0; t < kt; t++) {			\
-			amx_tile_load(4, a, 64);			\
+			amx_tile_load(4, a, as);			\
 			amx_tile_load(6, b, 128);			\
 			amx_tile_load(7, b + 64, 128);			\
 			TDP(0, 4, 6);					\
 			TDP(1, 4, 7);					\
-			a += 32 * 64;					\
+			a += ak;					\
 			b += 16 * 4 * GEMM_NR;				\
 		}							\
 	} else {							\
 		for (size_t t = 0; t < kt; t++) {			\
 			if (pf && t + pf < kt)				\
-				gemm_amx_prefetch_a(a + pf * 32 * 64);	\
-			amx_tile_load(4, a, 64);			\
-			amx_tile_load(5, a + 16 * 64, 64);		\
+				gemm_amx_prefetch_a(a + pf * ak, as);	\
+			amx_tile_load(4, a, as);			\
+			amx_tile_load(5, a + 16 * as, as);		\
 			amx_tile_load(6, b, 128);			\
 			amx_tile_load(7, b + 64, 128);			\
 			TDP(0, 4, 6);					\
 			TDP(1, 4, 7);					\
 			TDP(2, 5, 6);					\
 			TDP(3, 5, 7);					\
-			a += 32 * 64;					\
+			a += ak;					\
 			b += 16 * 4 * GEMM_NR;				\
 		}							\
 	}								\
@@ -57,8 +58,18 @@ void gemm_ukr_amx_s8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 		       const int32_t *corr, int acc, size_t pf)
 {
 	(void)corr;
-	gemm_amx_block(ukr_ss, mr, nr, kcpad_bytes / 64, ap, bp, c, ldc, acc,
-		       pf);
+	gemm_amx_block(ukr_ss, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64, bp, c,
+		       ldc, acc, pf);
+}
+
+void gemm_ukr_amx_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
+			      const uint8_t *a, size_t lda_bytes,
+			      const void *bp, void *c, size_t ldc,
+			      const int32_t *corr, int acc, size_t pf)
+{
+	(void)corr;
+	gemm_amx_block(ukr_ss, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp, c,
+		       ldc, acc, pf);
 }
 
 void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
@@ -66,6 +77,16 @@ void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 		       const int32_t *corr, int acc, size_t pf)
 {
 	(void)corr;
-	gemm_amx_block(ukr_us, mr, nr, kcpad_bytes / 64, ap, bp, c, ldc, acc,
-		       pf);
+	gemm_amx_block(ukr_us, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64, bp, c,
+		       ldc, acc, pf);
+}
+
+void gemm_ukr_amx_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
+			      const uint8_t *a, size_t lda_bytes,
+			      const void *bp, void *c, size_t ldc,
+			      const int32_t *corr, int acc, size_t pf)
+{
+	(void)corr;
+	gemm_amx_block(ukr_us, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp, c,
+		       ldc, acc, pf);
 }

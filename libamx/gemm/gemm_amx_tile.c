@@ -44,21 +44,21 @@ void gemm_amx_warmup(void)
 }
 
 void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
-		    const void *a, const void *b, void *c, size_t ldc, int acc,
-		    size_t pf)
+		    const void *a, size_t as, size_t ak, const void *b,
+		    void *c, size_t ldc, int acc, size_t pf)
 {
 	uint32_t t[GEMM_MR_AMX * GEMM_NR] __attribute__((aligned(64)));
 	uint32_t *cc = c;
 	int half = mr <= 16;
 
 	if (nr == GEMM_NR && (mr == GEMM_MR_AMX || mr == 16)) {
-		ukr(kt, a, b, c, ldc, acc, pf, half);
+		ukr(kt, a, as, ak, b, c, ldc, acc, pf, half);
 		return;
 	}
 	if (acc)
 		for (size_t i = 0; i < mr; i++)
 			memcpy(t + i * GEMM_NR, cc + i * ldc, nr * sizeof(*t));
-	ukr(kt, a, b, t, GEMM_NR, acc, pf, half);
+	ukr(kt, a, as, ak, b, t, GEMM_NR, acc, pf, half);
 	for (size_t i = 0; i < mr; i++)
 		memcpy(cc + i * ldc, t + i * GEMM_NR, nr * sizeof(*t));
 }

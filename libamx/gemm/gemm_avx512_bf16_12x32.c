@@ -87,12 +87,13 @@ void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 void gemm_ukr_avx512_bf16_direct(size_t mr, size_t nr, size_t k_bytes,
 				 const uint8_t *a, size_t lda_bytes,
 				 const void *bp, void *c, size_t ldc,
-				 const int32_t *corr, int acc)
+				 const int32_t *corr, int acc, size_t pf)
 {
 	size_t kp = k_bytes / 4;
 	__mmask16 m0, m1;
 
 	(void)corr;
+	(void)pf;
 	masks(nr, &m0, &m1);
 	switch (mr) {
 #define X(r) case r: ukr(r, kp, a, lda_bytes, 4, bp, c, ldc, m0, m1, acc); break;

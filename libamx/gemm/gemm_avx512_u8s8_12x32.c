@@ -111,16 +111,18 @@ direct(size_t mr, size_t nr, size_t k_bytes, const uint8_t *a,
 void gemm_ukr_avx512_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
 				 const uint8_t *a, size_t lda_bytes,
 				 const void *bp, void *c, size_t ldc,
-				 const int32_t *corr, int acc)
+				 const int32_t *corr, int acc, size_t pf)
 {
+	(void)pf;
 	direct(mr, nr, k_bytes, a, lda_bytes, 0, bp, c, ldc, corr, acc);
 }
 
 void gemm_ukr_avx512_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
 				 const uint8_t *a, size_t lda_bytes,
 				 const void *bp, void *c, size_t ldc,
-				 const int32_t *corr, int acc)
+				 const int32_t *corr, int acc, size_t pf)
 {
+	(void)pf;
 	direct(mr, nr, k_bytes, a, lda_bytes, 0x80808080u, bp, c, ldc, corr,
 	       acc);
 }

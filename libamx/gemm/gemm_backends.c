@@ -94,6 +94,16 @@ const struct gemm_backend gemm_backend_amx = {
 	.mr = GEMM_MR_AMX,
 	.nr = GEMM_NR,
 	.ukr = { gemm_ukr_amx_bf16, gemm_ukr_amx_s8s8, gemm_ukr_amx_u8s8 },
+	/*
+	 * A in place when K is whole tile rows and rows are line-aligned
+	 * (a row of a tile never spans two lines): the same lines as the
+	 * packed A, without the copy.  Not timed on silicon yet.
+	 */
+	.ukr_direct = { gemm_ukr_amx_bf16_direct, gemm_ukr_amx_s8s8_direct,
+			gemm_ukr_amx_u8s8_direct },
+	.direct_kalign = 64,
+	.direct_align = 64,
+	.direct_whole_rows = 1,
 	.pack_a = amx_pack_a,
 	.corr_ops = 0,		/* TDPBSSD multiplies s8 x s8 itself */
 	.thread_begin = gemm_amx_begin,
@@ -111,6 +121,8 @@ const struct gemm_backend gemm_backend_avx512 = {
 	.ukr_direct = { gemm_ukr_avx512_bf16_direct,
 			gemm_ukr_avx512_s8s8_direct,
 			gemm_ukr_avx512_u8s8_direct },
+	.direct_kalign = 4,	/* a bf16 pair, an int8 quad: one dword */
+	.direct_align = 1,
 	.pack_a = gemm_pack_a_vnni,
 	.a_resident = 1,
 	.corr_ops = 1u << GEMM_OP_S8S8,	/* vpdpbusd is u8 x s8 only */
