@@ -77,6 +77,44 @@ static void pack_full_avx2(size_t p1, size_t j0, size_t j1,
 		}
 }
 
+/*
+ * The same with AVX-512BW: one vpermt2w per 16 columns picks the words of
+ * both rows in VNNI order (word 2i from row 0, 2i + 1 from row 1).
+ */
+__attribute__((target("avx512f,avx512bw")))
+static void pack_full_avx512(size_t p1, size_t j0, size_t j1,
+			     const uint16_t *b, size_t ldb, uint16_t *dst,
+			     size_t panel_stride)
+{
+	uint16_t lo[32], hi[32];
+	__m512i ilo, ihi;
+
+	for (int i = 0; i < 32; i++) {
+		lo[i] = (uint16_t)((i & 1) * 32 + i / 2);
+		hi[i] = (uint16_t)(lo[i] + 16);
+	}
+	ilo = _mm512_loadu_si512(lo);
+	ihi = _mm512_loadu_si512(hi);
+	for (size_t p = 0; p < p1; p += 2)
+		for (size_t j = j0; j < j1; j++) {
+			const uint16_t *r0 = b + p * ldb + j * GEMM_NR;
+			uint16_t *d = dst + j * panel_stride + p * GEMM_NR;
+			__m512i x0, x1;
+
+			if (p + PACK_AHEAD + 1 < p1) {
+				_mm_prefetch((const char *)(r0 + PACK_AHEAD * ldb),
+					     _MM_HINT_T0);
+				_mm_prefetch((const char *)(r0 + (PACK_AHEAD + 1) * ldb),
+					     _MM_HINT_T0);
+			}
+			x0 = _mm512_loadu_si512(r0);
+			x1 = _mm512_loadu_si512(r0 + ldb);
+			_mm512_storeu_si512(d, _mm512_permutex2var_epi16(x0, ilo, x1));
+			_mm512_storeu_si512(d + 32,
+					    _mm512_permutex2var_epi16(x0, ihi, x1));
+		}
+}
+
 void gemm_pack_b_bf16(size_t kc, size_t nc, const uint16_t *b, size_t ldb,
 		      uint16_t *dst, size_t panel_stride)
 {
@@ -85,13 +123,17 @@ void gemm_pack_b_bf16(size_t kc, size_t nc, const uint16_t *b, size_t ldb,
 	size_t npanels = (nc + GEMM_NR - 1) / GEMM_NR;
 	size_t nfull = nc / GEMM_NR;	/* panels of GEMM_NR columns */
 	int avx2 = gemm_cpu_avx2();
+	/* either implies AVX-512F/BW usable (gemm_cpu.c) */
+	int avx512 = gemm_cpu_avx512bf16() || gemm_cpu_avx512vnni();
 
 	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
 		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;
 		size_t jf = j1 < nfull ? j1 : nfull > j0 ? nfull : j0;
 		size_t pfull = avx2 ? kc / 2 * 2 : 0;	/* done by AVX2 */
 
-		if (pfull && jf > j0)
+		if (pfull && jf > j0 && avx512)
+			pack_full_avx512(pfull, j0, jf, b, ldb, dst, panel_stride);
+		else if (pfull && jf > j0)
 			pack_full_avx2(pfull, j0, jf, b, ldb, dst, panel_stride);
 		for (size_t p = 0; p < kc; p += 2) {
 			const uint16_t *r0 = b + p * ldb;
