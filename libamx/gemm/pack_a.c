@@ -4,8 +4,52 @@
  * the micro-kernels, zero-padding K to a whole tile row (64 bytes).
  */
 #include <string.h>
+#include <immintrin.h>
 
 #include "gemm.h"
+
+/*
+ * Rows [0, mr / 4 * 4) and bytes [0, q8) of one VNNI micro-panel: 4 rows x
+ * 8 dwords at a time, transposed in registers (vpunpck{l,h}dq then
+ * {l,h}qdq give, per 128-bit lane, the 4 rows of one dword), each lane
+ * stored as the 16 bytes of 4 rows of one K group.  The scalar loop
+ * stored one dword at a time: 18 us for a 256 x 256 bf16 block on Zen 5.
+ */
+__attribute__((target("avx2")))
+static void pack_a_vnni_avx2(size_t mr, size_t q8, const uint8_t *a,
+			     size_t lda, uint32_t *d, uint8_t flip)
+{
+	__m256i fl = _mm256_set1_epi8((char)flip);
+
+	for (size_t g = 0; g + 4 <= mr; g += 4) {
+		const uint8_t *r = a + g * lda;
+
+		for (size_t q = 0; q < q8; q += 32) {
+			__m256i r0 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + q)));
+			__m256i r1 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + lda + q)));
+			__m256i r2 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + 2 * lda + q)));
+			__m256i r3 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + 3 * lda + q)));
+			__m256i t0 = _mm256_unpacklo_epi32(r0, r1);
+			__m256i t1 = _mm256_unpackhi_epi32(r0, r1);
+			__m256i t2 = _mm256_unpacklo_epi32(r2, r3);
+			__m256i t3 = _mm256_unpackhi_epi32(r2, r3);
+			__m256i o[4] = {
+				_mm256_unpacklo_epi64(t0, t2),	/* dwords 0 | 4 */
+				_mm256_unpackhi_epi64(t0, t2),	/* 1 | 5 */
+				_mm256_unpacklo_epi64(t1, t3),	/* 2 | 6 */
+				_mm256_unpackhi_epi64(t1, t3),	/* 3 | 7 */
+			};
+			uint32_t *dq = d + q / 4 * mr + g;
+
+			for (int i = 0; i < 4; i++) {
+				_mm_storeu_si128((void *)(dq + i * mr),
+						 _mm256_castsi256_si128(o[i]));
+				_mm_storeu_si128((void *)(dq + (i + 4) * mr),
+						 _mm256_extracti128_si256(o[i], 1));
+			}
+		}
+	}
+}
 
 /* [kcpad/4][mr] 32-bit groups per micro-panel of up to GEMM_MR_AVX rows */
 void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
@@ -13,17 +57,21 @@ void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
 {
 	size_t kpad = gemm_round_up(kc_bytes, GEMM_KGRAN_BYTES);
 	size_t kfull = kc_bytes / 4 * 4;
+	size_t q8 = gemm_cpu_avx2() ? kc_bytes / 32 * 32 : 0;
 	uint32_t fl = flip * 0x01010101u;
 
 	for (size_t i = 0; i < mc; i += GEMM_MR_AVX) {
 		size_t mr = mc - i < GEMM_MR_AVX ? mc - i : GEMM_MR_AVX;
 		uint32_t *d = (uint32_t *)(void *)dst;
 
+		if (q8)
+			pack_a_vnni_avx2(mr, q8, a + i * lda_bytes, lda_bytes,
+					 d, flip);
 		for (size_t r = 0; r < mr; r++) {
 			const uint8_t *row = a + (i + r) * lda_bytes;
 			size_t q;
 
-			for (q = 0; q < kfull; q += 4) {
+			for (q = r < mr / 4 * 4 ? q8 : 0; q < kfull; q += 4) {
 				uint32_t w;
 
 				memcpy(&w, row + q, 4);
