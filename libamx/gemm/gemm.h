@@ -172,54 +172,29 @@ static inline size_t gemm_round_up(size_t x, size_t to)
 	return (x + to - 1) / to * to;
 }
 
-AMX_HIDDEN void gemm_ukr_c_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
-				const void *ap, const void *bp, void *c,
-				size_t ldc, const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_c_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-				const void *ap, const void *bp, void *c,
-				size_t ldc, const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
-				     const void *ap, const void *bp, void *c,
-				     size_t ldc, const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-				     const void *ap, const void *bp, void *c,
-				     size_t ldc, const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_avx512_bf16_direct(size_t mr, size_t nr,
-					    size_t k_bytes, const uint8_t *a,
-					    size_t lda_bytes, const void *bp,
-					    void *c, size_t ldc,
-					    const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_avx512_s8s8_direct(size_t mr, size_t nr,
-					    size_t k_bytes, const uint8_t *a,
-					    size_t lda_bytes, const void *bp,
-					    void *c, size_t ldc,
-					    const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_avx512_u8s8_direct(size_t mr, size_t nr,
-					    size_t k_bytes, const uint8_t *a,
-					    size_t lda_bytes, const void *bp,
-					    void *c, size_t ldc,
-					    const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_amx_bf16_direct(size_t mr, size_t nr, size_t k_bytes,
-					 const uint8_t *a, size_t lda_bytes,
-					 const void *bp, void *c, size_t ldc,
-					 const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_amx_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
-					 const uint8_t *a, size_t lda_bytes,
-					 const void *bp, void *c, size_t ldc,
-					 const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_amx_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
-					 const uint8_t *a, size_t lda_bytes,
-					 const void *bp, void *c, size_t ldc,
-					 const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
-				  const void *ap, const void *bp, void *c,
-				  size_t ldc, const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_amx_s8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-				  const void *ap, const void *bp, void *c,
-				  size_t ldc, const int32_t *corr, int acc, size_t pf);
-AMX_HIDDEN void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-				  const void *ap, const void *bp, void *c,
-				  size_t ldc, const int32_t *corr, int acc, size_t pf);
+/* a micro-kernel (gemm_ukr_fn) and an in-place one (gemm_ukr_direct_fn) */
+#define GEMM_UKR(name)							\
+	void name(size_t mr, size_t nr, size_t kcpad_bytes, const void *ap,	\
+		  const void *bp, void *c, size_t ldc, const int32_t *corr,	\
+		  int acc, size_t pf)
+#define GEMM_UKR_DIRECT(name)						\
+	void name(size_t mr, size_t nr, size_t k_bytes, const uint8_t *a,	\
+		  size_t lda_bytes, const void *bp, void *c, size_t ldc,	\
+		  const int32_t *corr, int acc, size_t pf)
+
+AMX_HIDDEN GEMM_UKR(gemm_ukr_c_bf16);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_c_u8s8);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_avx512_bf16);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_avx512_u8s8);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_avx512_bf16_direct);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_avx512_s8s8_direct);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_avx512_u8s8_direct);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_bf16);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_s8s8);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_u8s8);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_bf16_direct);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_s8s8_direct);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_u8s8_direct);
 
 /*
  * The AMX micro-kernels' C block: 32 x 32 four-byte elements (fp32 or
@@ -291,6 +266,25 @@ AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
 			       size_t kt, const void *a, size_t as, size_t ak,
 			       const void *b, void *c, size_t ldc, int acc,
 			       size_t pf);
+
+/*
+ * The two entry points of an AMX kernel body @ukr: @name over a packed A
+ * micro-panel (rows 64 bytes apart, 32 x 64 bytes a K step) and
+ * @name##_direct over A in place (rows lda apart, 64 bytes a K step).
+ */
+#define GEMM_AMX_ENTRIES(name, ukr)					\
+GEMM_UKR(name)								\
+{									\
+	(void)corr;							\
+	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64,	\
+		       bp, c, ldc, acc, pf);				\
+}									\
+GEMM_UKR_DIRECT(name##_direct)						\
+{									\
+	(void)corr;							\
+	gemm_amx_block(ukr, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp,	\
+		       c, ldc, acc, pf);				\
+}
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);

@@ -57,21 +57,4 @@ static void ukr(size_t kt, const void *ap, size_t as, size_t ak,
 	gemm_amx_c_end(c, ldc * sizeof(float), half);
 }
 
-void gemm_ukr_amx_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
-		       const void *ap, const void *bp, void *c, size_t ldc,
-		       const int32_t *corr, int acc, size_t pf)
-{
-	(void)corr;
-	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64, bp, c,
-		       ldc, acc, pf);
-}
-
-void gemm_ukr_amx_bf16_direct(size_t mr, size_t nr, size_t k_bytes,
-			      const uint8_t *a, size_t lda_bytes,
-			      const void *bp, void *c, size_t ldc,
-			      const int32_t *corr, int acc, size_t pf)
-{
-	(void)corr;
-	gemm_amx_block(ukr, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp, c,
-		       ldc, acc, pf);
-}
+GEMM_AMX_ENTRIES(gemm_ukr_amx_bf16, ukr)

@@ -53,40 +53,5 @@ static void name(size_t kt, const void *ap, size_t as, size_t ak,	\
 GEMM_AMX_INT8_UKR(ukr_ss, amx_tdpbssd)
 GEMM_AMX_INT8_UKR(ukr_us, amx_tdpbusd)
 
-void gemm_ukr_amx_s8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-		       const void *ap, const void *bp, void *c, size_t ldc,
-		       const int32_t *corr, int acc, size_t pf)
-{
-	(void)corr;
-	gemm_amx_block(ukr_ss, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64, bp, c,
-		       ldc, acc, pf);
-}
-
-void gemm_ukr_amx_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
-			      const uint8_t *a, size_t lda_bytes,
-			      const void *bp, void *c, size_t ldc,
-			      const int32_t *corr, int acc, size_t pf)
-{
-	(void)corr;
-	gemm_amx_block(ukr_ss, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp, c,
-		       ldc, acc, pf);
-}
-
-void gemm_ukr_amx_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-		       const void *ap, const void *bp, void *c, size_t ldc,
-		       const int32_t *corr, int acc, size_t pf)
-{
-	(void)corr;
-	gemm_amx_block(ukr_us, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64, bp, c,
-		       ldc, acc, pf);
-}
-
-void gemm_ukr_amx_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
-			      const uint8_t *a, size_t lda_bytes,
-			      const void *bp, void *c, size_t ldc,
-			      const int32_t *corr, int acc, size_t pf)
-{
-	(void)corr;
-	gemm_amx_block(ukr_us, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp, c,
-		       ldc, acc, pf);
-}
+GEMM_AMX_ENTRIES(gemm_ukr_amx_s8s8, ukr_ss)
+GEMM_AMX_ENTRIES(gemm_ukr_amx_u8s8, ukr_us)

@@ -11,9 +11,7 @@
  * (row stride lda, pair stride 4): a bf16 K pair of one row is one aligned-
  * or-not 32-bit word either way, so vdpbf16ps needs no A packing at all.
  */
-#include <immintrin.h>
-
-#include "gemm.h"
+#include "gemm_avx512.h"
 
 typedef uint32_t u32_any __attribute__((aligned(1), may_alias));
 
@@ -56,48 +54,36 @@ ukr(const size_t mr, size_t kp, const uint8_t *a, const size_t rs,
 	}
 }
 
-static void masks(size_t nr, __mmask16 *m0, __mmask16 *m1)
+/*
+ * One body per row count (GEMM_AVX512_ROWS); A packed ([kp][mr] pairs:
+ * 4 bytes from row to row, 4 * mr from pair to pair) or in place (lda
+ * from row to row, 4 from pair to pair).
+ */
+static inline __attribute__((always_inline)) void
+rows(size_t mr, size_t nr, size_t kp, const uint8_t *a, size_t lda,
+     const int packed, const void *bp, void *c, size_t ldc, int acc)
 {
-	*m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-	*m1 = nr >= 32 ? 0xffff :
-	      nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
-}
-
-/* one case per row count, so that mr is a constant in each body */
-#define GEMM_MR_CASES(X) \
-	X(12) X(11) X(10) X(9) X(8) X(7) X(6) X(5) X(4) X(3) X(2) X(1)
-
-void gemm_ukr_avx512_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
-			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc, size_t pf)
-{
-	size_t kp = kcpad_bytes / 4;
 	__mmask16 m0, m1;
 
-	(void)corr;
-	(void)pf;
-	masks(nr, &m0, &m1);
+	gemm_avx512_masks(nr, &m0, &m1);
 	switch (mr) {
-#define X(r) case r: ukr(r, kp, ap, 4, 4 * r, bp, c, ldc, m0, m1, acc); break;
-	GEMM_MR_CASES(X)
+#define X(r) case r: ukr(r, kp, a, packed ? 4 : lda, packed ? 4 * r : 4, \
+			 bp, c, ldc, m0, m1, acc); break;
+	GEMM_AVX512_ROWS(X)
 #undef X
 	}
 }
 
-void gemm_ukr_avx512_bf16_direct(size_t mr, size_t nr, size_t k_bytes,
-				 const uint8_t *a, size_t lda_bytes,
-				 const void *bp, void *c, size_t ldc,
-				 const int32_t *corr, int acc, size_t pf)
+GEMM_UKR(gemm_ukr_avx512_bf16)
 {
-	size_t kp = k_bytes / 4;
-	__mmask16 m0, m1;
-
 	(void)corr;
 	(void)pf;
-	masks(nr, &m0, &m1);
-	switch (mr) {
-#define X(r) case r: ukr(r, kp, a, lda_bytes, 4, bp, c, ldc, m0, m1, acc); break;
-	GEMM_MR_CASES(X)
-#undef X
-	}
+	rows(mr, nr, kcpad_bytes / 4, ap, 0, 1, bp, c, ldc, acc);
+}
+
+GEMM_UKR_DIRECT(gemm_ukr_avx512_bf16_direct)
+{
+	(void)corr;
+	(void)pf;
+	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, bp, c, ldc, acc);
 }

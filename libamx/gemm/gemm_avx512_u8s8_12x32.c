@@ -10,9 +10,7 @@
  * A comes from a packed micro-panel ([kq][mr] quads) or straight from the
  * caller's row-major matrix: one int8 K quad of a row is one 32-bit word.
  */
-#include <immintrin.h>
-
-#include "gemm.h"
+#include "gemm_avx512.h"
 
 typedef uint32_t u32_any __attribute__((aligned(1), may_alias));
 
@@ -65,64 +63,41 @@ ukr(const size_t mr, size_t kq, const uint8_t *a, const size_t rs,
 	}
 }
 
-static void masks(size_t nr, __mmask16 *m0, __mmask16 *m1)
-{
-	*m0 = nr >= 16 ? 0xffff : (__mmask16)((1u << nr) - 1);
-	*m1 = nr >= 32 ? 0xffff :
-	      nr <= 16 ? 0 : (__mmask16)((1u << (nr - 16)) - 1);
-}
-
-/* one case per row count, so that mr is a constant in each body */
-#define GEMM_MR_CASES(X) \
-	X(12) X(11) X(10) X(9) X(8) X(7) X(6) X(5) X(4) X(3) X(2) X(1)
-
-void gemm_ukr_avx512_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
-			  const void *ap, const void *bp, void *c, size_t ldc,
-			  const int32_t *corr, int acc, size_t pf)
-{
-	size_t kq = kcpad_bytes / 4;
-	__mmask16 m0, m1;
-
-	(void)pf;
-	masks(nr, &m0, &m1);
-	switch (mr) {
-#define X(r) case r: ukr(r, kq, ap, 4, 4 * r, 0, bp, c, ldc, m0, m1, acc, corr); break;
-	GEMM_MR_CASES(X)
-#undef X
-	}
-}
-
+/*
+ * One body per row count (GEMM_AVX512_ROWS); A packed ([kq][mr] quads) or
+ * in place (see gemm_avx512_bf16_12x32.c), biased here with @flip.
+ */
 static inline __attribute__((always_inline)) void
-direct(size_t mr, size_t nr, size_t k_bytes, const uint8_t *a,
-       size_t lda_bytes, const uint32_t flip, const void *bp, void *c,
-       size_t ldc, const int32_t *corr, int acc)
+rows(size_t mr, size_t nr, size_t kq, const uint8_t *a, size_t lda,
+     const int packed, const uint32_t flip, const void *bp, void *c,
+     size_t ldc, const int32_t *corr, int acc)
 {
-	size_t kq = k_bytes / 4;
 	__mmask16 m0, m1;
 
-	masks(nr, &m0, &m1);
+	gemm_avx512_masks(nr, &m0, &m1);
 	switch (mr) {
-#define X(r) case r: ukr(r, kq, a, lda_bytes, 4, flip, bp, c, ldc, m0, m1, acc, corr); break;
-	GEMM_MR_CASES(X)
+#define X(r) case r: ukr(r, kq, a, packed ? 4 : lda, packed ? 4 * r : 4, \
+			 flip, bp, c, ldc, m0, m1, acc, corr); break;
+	GEMM_AVX512_ROWS(X)
 #undef X
 	}
 }
 
-void gemm_ukr_avx512_u8s8_direct(size_t mr, size_t nr, size_t k_bytes,
-				 const uint8_t *a, size_t lda_bytes,
-				 const void *bp, void *c, size_t ldc,
-				 const int32_t *corr, int acc, size_t pf)
+GEMM_UKR(gemm_ukr_avx512_u8s8)
 {
 	(void)pf;
-	direct(mr, nr, k_bytes, a, lda_bytes, 0, bp, c, ldc, corr, acc);
+	rows(mr, nr, kcpad_bytes / 4, ap, 0, 1, 0, bp, c, ldc, corr, acc);
 }
 
-void gemm_ukr_avx512_s8s8_direct(size_t mr, size_t nr, size_t k_bytes,
-				 const uint8_t *a, size_t lda_bytes,
-				 const void *bp, void *c, size_t ldc,
-				 const int32_t *corr, int acc, size_t pf)
+GEMM_UKR_DIRECT(gemm_ukr_avx512_u8s8_direct)
 {
 	(void)pf;
-	direct(mr, nr, k_bytes, a, lda_bytes, 0x80808080u, bp, c, ldc, corr,
-	       acc);
+	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, 0, bp, c, ldc, corr, acc);
+}
+
+GEMM_UKR_DIRECT(gemm_ukr_avx512_s8s8_direct)
+{
+	(void)pf;
+	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, 0x80808080u, bp, c, ldc,
+	     corr, acc);
 }
