@@ -1,0 +1,144 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""Check an amx-bench CSV against the GEMM performance targets.
+
+    bench/targets.py RESULTS.csv [--verbose]
+
+The targets (issue 9), each over the rows of the backend it is about:
+
+  amx-ratio     AMX, 1 thread, every shape: plain and prepacked >= 1.25x oneDNN
+  amx-peak      AMX, 1 thread, prepacked, M, N, K >= 384: median share of
+                the measured register peak >= 60 %
+  amx-decode    AMX, M <= 32 and N, K >= 4096, every thread count: plain and
+                prepacked >= 1.5x oneDNN
+  amx-2thr      AMX, M, N, K >= 1024: 2 threads >= 1.85x libamx's own 1 thread,
+                and >= 1.25x oneDNN on 2 threads
+  avx512-ratio  AVX-512 fallback, 1 thread, M, N, K >= 256: plain and
+                prepacked >= 1.0x oneDNN
+
+A target without rows (say, the AMX ones on a CPU without AMX) is "n/a".
+Prints one line per target, and with --verbose every row that misses.
+Exit status: 0 when every target with rows is met, 1 when one is missed,
+2 when the file cannot be read as an amx-bench CSV.
+"""
+import csv
+import statistics
+import sys
+
+COLUMNS = ("type", "threads", "m", "n", "k", "ratio", "packed_ratio",
+           "libamx_gflops", "libamx_packed_gflops", "peak_gflops",
+           "libamx_backend")
+
+
+def load(path):
+    with open(path, newline="") as f:
+        rows = list(csv.DictReader(f))
+    if not rows:
+        raise ValueError("no rows")
+    missing = [c for c in COLUMNS if c not in rows[0]]
+    if missing:
+        raise ValueError("not an amx-bench CSV: no column " + ", ".join(missing))
+    out = []
+    for r in rows:
+        out.append({
+            "type": r["type"], "be": r["libamx_backend"],
+            "thr": int(r["threads"]), "m": int(r["m"]), "n": int(r["n"]),
+            "k": int(r["k"]), "ratio": float(r["ratio"]),
+            "pratio": float(r["packed_ratio"]),
+            "gf": float(r["libamx_gflops"]),
+            "pgf": float(r["libamx_packed_gflops"]),
+            "peak": float(r["peak_gflops"]),
+        })
+    return out
+
+
+def name(r):
+    return "%s %d thr %dx%dx%d" % (r["type"], r["thr"], r["m"], r["n"], r["k"])
+
+
+def ratio_target(rows, want, label):
+    """every row: plain and prepacked ratio >= want"""
+    miss = []
+    for r in rows:
+        for what, v in (("plain", r["ratio"]), ("prepacked", r["pratio"])):
+            if not v >= want:
+                miss.append("%s %s %.3fx < %.2fx" % (name(r), what, v, want))
+    worst = min(min(r["ratio"], r["pratio"]) for r in rows)
+    return not miss, "%d rows, worst %.2fx (want >= %.2fx %s)" % (
+        len(rows), worst, want, label), miss
+
+
+def check(rows):
+    """(target, rows, ok, summary, misses) for every target"""
+    amx = [r for r in rows if r["be"] == "amx"]
+    avx = [r for r in rows if r["be"] == "avx512"]
+    res = []
+
+    sel = [r for r in amx if r["thr"] == 1]
+    res.append(("amx-ratio", sel) + (ratio_target(sel, 1.25, "oneDNN")
+                                     if sel else (None, "", [])))
+
+    sel = [r for r in amx if r["thr"] == 1 and min(r["m"], r["n"], r["k"]) >= 384]
+    if sel:
+        shares = [100.0 * r["pgf"] / r["peak"] for r in sel if r["peak"] > 0]
+        med = statistics.median(shares) if shares else 0.0
+        res.append(("amx-peak", sel, med >= 60.0,
+                    "%d rows, median %.1f %% of peak prepacked (want >= 60 %%)"
+                    % (len(sel), med), []))
+    else:
+        res.append(("amx-peak", sel, None, "", []))
+
+    sel = [r for r in amx if r["m"] <= 32 and min(r["n"], r["k"]) >= 4096]
+    res.append(("amx-decode", sel) + (ratio_target(sel, 1.5, "oneDNN")
+                                      if sel else (None, "", [])))
+
+    one = {(r["type"], r["m"], r["n"], r["k"]): r for r in amx if r["thr"] == 1}
+    sel = [r for r in amx if r["thr"] == 2 and
+           min(r["m"], r["n"], r["k"]) >= 1024 and
+           (r["type"], r["m"], r["n"], r["k"]) in one]
+    if sel:
+        miss = []
+        for r in sel:
+            base = one[(r["type"], r["m"], r["n"], r["k"])]
+            scale = r["gf"] / base["gf"] if base["gf"] > 0 else 0.0
+            if not scale >= 1.85:
+                miss.append("%s scaling %.2fx < 1.85x" % (name(r), scale))
+            if not r["ratio"] >= 1.25:
+                miss.append("%s %.2fx oneDNN < 1.25x" % (name(r), r["ratio"]))
+        res.append(("amx-2thr", sel, not miss,
+                    "%d rows (want >= 1.85x scaling, >= 1.25x oneDNN)"
+                    % len(sel), miss))
+    else:
+        res.append(("amx-2thr", sel, None, "", []))
+
+    sel = [r for r in avx if r["thr"] == 1 and min(r["m"], r["n"], r["k"]) >= 256]
+    res.append(("avx512-ratio", sel) + (ratio_target(sel, 1.0, "oneDNN avx512")
+                                        if sel else (None, "", [])))
+    return res
+
+
+def main(argv):
+    args = [a for a in argv[1:] if a != "--verbose"]
+    if len(args) != 1:
+        print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
+        return 2
+    try:
+        rows = load(args[0])
+    except (OSError, ValueError, KeyError) as e:
+        print("targets.py: %s: %s" % (args[0], e), file=sys.stderr)
+        return 2
+    missed = 0
+    for target, sel, ok, summary, miss in check(rows):
+        if ok is None:
+            print("%-13s n/a   no rows for it in this file" % target)
+            continue
+        print("%-13s %s  %s" % (target, "MET " if ok else "MISS", summary))
+        missed += not ok
+        if "--verbose" in argv:
+            for line in miss:
+                print("    " + line)
+    return 1 if missed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

@@ -1,0 +1,139 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: MIT
+"""bench/targets.py judges amx-bench CSVs as the targets say (TAP).
+
+Builds CSVs in a temporary directory: AMX rows that meet every target,
+then the same with one row moved just below each threshold in turn, an
+AVX-512 file, a file without AMX rows, and files that are not amx-bench
+CSVs; checks the verdict line of each target and the exit status.
+"""
+import copy
+import os
+import subprocess
+import sys
+import tempfile
+
+HEADER = ("type,threads,m,n,k,libamx_gflops,onednn_gflops,ratio,"
+          "libamx_packed_gflops,onednn_packed_gflops,packed_ratio,"
+          "libamx_pack_ms,onednn_pack_ms,peak_gflops,libamx_pct_peak,"
+          "libamx_backend,onednn_impl,shape_index,shape")
+
+
+def row(typ, thr, m, n, k, gf, ratio, pgf, pratio, peak, be):
+    return dict(type=typ, thr=thr, m=m, n=n, k=k, gf=gf, ratio=ratio,
+                pgf=pgf, pratio=pratio, peak=peak, be=be)
+
+
+def write(path, rows):
+    with open(path, "w") as f:
+        f.write(HEADER + "\n")
+        for i, r in enumerate(rows):
+            f.write("%s,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.4f,0.1,0.1,"
+                    "%.1f,%.2f,%s,brg,%d,%dx%dx%d\n" % (
+                        r["type"], r["thr"], r["m"], r["n"], r["k"], r["gf"],
+                        r["gf"] / r["ratio"], r["ratio"], r["pgf"],
+                        r["pgf"] / r["pratio"], r["pratio"], r["peak"],
+                        100 * r["gf"] / r["peak"], r["be"], i, r["m"],
+                        r["n"], r["k"]))
+
+
+def good_amx():
+    """every AMX target met: ratios 1.3-1.6, 65 % of peak, 1.9x scaling"""
+    return [
+        row("bf16", 1, 64, 64, 64, 500, 1.30, 600, 1.30, 3300, "amx"),
+        row("bf16", 1, 512, 512, 512, 2100, 1.30, 2150, 1.30, 3300, "amx"),
+        row("bf16", 1, 1024, 1024, 1024, 2100, 1.30, 2150, 1.30, 3300, "amx"),
+        row("bf16", 1, 16, 4096, 4096, 300, 1.60, 400, 1.60, 3300, "amx"),
+        row("u8s8", 1, 2048, 2048, 2048, 4300, 1.30, 4400, 1.30, 6600, "amx"),
+        row("bf16", 2, 1024, 1024, 1024, 4000, 1.30, 4100, 1.30, 6400, "amx"),
+        row("u8s8", 2, 2048, 2048, 2048, 8200, 1.30, 8300, 1.30, 13000, "amx"),
+        row("bf16", 2, 16, 4096, 4096, 600, 1.60, 800, 1.60, 6400, "amx"),
+    ]
+
+
+def main():
+    script = sys.argv[1]
+    results = []
+
+    def check(cond, what):
+        results.append(cond)
+        print("%sok %d - %s" % ("" if cond else "not ", len(results), what))
+
+    def run(rows, *extra):
+        with tempfile.TemporaryDirectory() as d:
+            path = os.path.join(d, "r.csv")
+            if isinstance(rows, str):
+                with open(path, "w") as f:
+                    f.write(rows)
+            else:
+                write(path, rows)
+            p = subprocess.run([sys.executable, script, path] + list(extra),
+                               capture_output=True, text=True)
+        verdict = {}
+        for line in p.stdout.splitlines():
+            parts = line.split()
+            if parts and not line.startswith(" "):
+                verdict[parts[0]] = parts[1]
+        return p.returncode, verdict, p.stdout
+
+    print("TAP version 13")
+    rc, v, out = run(good_amx())
+    check(rc == 0 and all(v.get(t) == "MET" for t in
+                          ("amx-ratio", "amx-peak", "amx-decode", "amx-2thr")),
+          "all AMX targets met: exit 0, four MET")
+    check(v.get("avx512-ratio") == "n/a", "no AVX-512 rows: avx512-ratio n/a")
+
+    # one row just below each threshold; only its target misses
+    cases = [
+        ("amx-ratio", 1, "ratio", 1.24),
+        ("amx-ratio", 0, "pratio", 1.24),
+        ("amx-decode", 3, "pratio", 1.49),
+        ("amx-decode", 7, "ratio", 1.49),
+        ("amx-2thr", 5, "ratio", 1.24),
+        ("amx-2thr", 6, "gf", 4300 * 1.84),
+    ]
+    for target, i, field, value in cases:
+        rows = copy.deepcopy(good_amx())
+        rows[i][field] = value
+        rc, v, out = run(rows, "--verbose")
+        others = [t for t in ("amx-ratio", "amx-decode", "amx-2thr")
+                  if t != target]
+        check(rc == 1 and v.get(target) == "MISS" and
+              all(v.get(t) == "MET" for t in others) and
+              "    " in out,
+              "%s below threshold in row %d (%s): only %s misses, exit 1"
+              % (field, i, rows[i]["type"], target))
+
+    rows = good_amx()
+    for r in rows:
+        if r["thr"] == 1 and min(r["m"], r["n"], r["k"]) >= 384:
+            r["pgf"] = r["peak"] * 0.59
+    rc, v, out = run(rows)
+    check(rc == 1 and v.get("amx-peak") == "MISS",
+          "median 59 % of peak prepacked: amx-peak misses")
+
+    avx = [row("bf16", 1, 256, 256, 256, 480, 1.01, 490, 1.00, 490, "avx512"),
+           row("u8s8", 1, 1024, 1024, 1024, 950, 1.05, 960, 1.02, 980, "avx512"),
+           row("u8s8", 1, 1, 4096, 4096, 50, 0.50, 200, 0.90, 980, "avx512"),
+           row("u8s8", 2, 512, 512, 512, 1800, 0.80, 1900, 0.80, 1900, "avx512")]
+    rc, v, out = run(avx)
+    check(rc == 0 and v.get("avx512-ratio") == "MET" and
+          v.get("amx-ratio") == "n/a",
+          "AVX-512 file: decode and 2-thread rows are not judged, target met")
+    avx[1]["pratio"] = 0.99
+    rc, v, out = run(avx)
+    check(rc == 1 and v.get("avx512-ratio") == "MISS",
+          "AVX-512 prepacked 0.99x: avx512-ratio misses")
+
+    for text, what in (("", "an empty file"),
+                       ("a,b\n1,2\n", "a CSV without amx-bench columns"),
+                       (HEADER + "\nbf16,x\n", "a malformed row")):
+        rc, v, out = run(text)
+        check(rc == 2 and not out, "%s: exit 2, nothing on stdout" % what)
+
+    print("1..%d" % len(results))
+    return 0 if all(results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
