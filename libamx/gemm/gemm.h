@@ -131,6 +131,8 @@ AMX_HIDDEN int gemm_blocks_fix(const struct gemm_backend *be,
 			       enum gemm_op op, struct gemm_blocks *bs);
 /* the K block of the small-M (B packed just in time) path, in bytes */
 AMX_HIDDEN size_t gemm_small_m_kc_bytes(void);
+/* L3 bytes per CPU sharing it (sysfs), else the L3 size; never 0 */
+AMX_HIDDEN long gemm_l3_per_cpu(void);
 /* cache sizes in bytes (level 1..3), never 0 */
 AMX_HIDDEN long gemm_cache_size(int level);
 
