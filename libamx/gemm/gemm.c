@@ -48,6 +48,7 @@ struct gemm_job {
 	uint8_t *c;
 	size_t ldc;		/* elements; C elements are 4 bytes */
 	struct gemm_blocks bs;
+	int direct;		/* the kernels read A in place (a_in_place()) */
 	unsigned int next_task;
 	int err;
 };
@@ -258,7 +259,7 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr;
 	int need_corr = !!(be->corr_ops & (1u << j->op));
 	int jit = !pb && m1 - m0 <= mc;	/* pack B per few micro-panels */
-	int direct = a_in_place(j), a_res;
+	int direct = j->direct, a_res;
 	size_t kcmax, mcmax, ncmax, group, asz, nbuf, bsz, csz;
 	uint8_t *abuf, *bbuf;
 	int32_t *cbuf;
@@ -507,6 +508,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	j.c = c;
 	j.ldc = ldc;
 	gemm_blocks_get(j.be, op, &j.bs, NULL);
+	j.direct = a_in_place(&j);
 
 	want = 2.0 * m * n * k < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
 	amx_pool_run(gemm_thread, &j, want);
