@@ -1003,12 +1003,7 @@ static int bench(void)
     struct cfg c;
     int t;
 
-    memset(&c, 0, sizeof(c));
-    c.palette = 1;
-    for (t = 0; t < 8; t++) {
-        c.rows[t] = 16;
-        c.colsb[t] = 64;
-    }
+    emu_cfg_all(&c, 16, 64);
     hw_ldtilecfg(&c);
     fill_random(buf, sizeof(buf), 1);
     for (t = 0; t < 8; t++) {

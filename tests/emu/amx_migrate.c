@@ -59,16 +59,11 @@ int main(int argc, char **argv)
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	__cpuid_count(7, 0, a, b, c, d);
 	if (!(d & (1u << 24)) || !(d & (1u << 25)) ||
-	    syscall(SYS_arch_prctl, 0x1023, 18)) {
+	    syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM, XFEATURE_XTILEDATA)) {
 		printf("AMX-MIGRATE SKIP no AMX\n");
 		return TAP_SKIP;
 	}
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.palette = 1;
-	for (t = 0; t < 8; t++) {
-		cfg.rows[t] = 16;
-		cfg.colsb[t] = 64;
-	}
+	emu_cfg_all(&cfg, 16, 64);
 	for (t = 0; t < 8; t++)
 		for (r = 0; r < 16; r++)
 			for (i = 0; i < 64; i++)

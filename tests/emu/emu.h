@@ -31,4 +31,14 @@ struct cfg {
 
 _Static_assert(sizeof(struct cfg) == 64, "LDTILECFG image is 64 bytes");
 
+/* palette 1 with all 8 tiles @rows x @colsb bytes, the rest zero */
+static inline void emu_cfg_all(struct cfg *c, uint8_t rows, uint16_t colsb)
+{
+	*c = (struct cfg){ .palette = 1 };
+	for (int t = 0; t < 8; t++) {
+		c->rows[t] = rows;
+		c->colsb[t] = colsb;
+	}
+}
+
 #endif /* AMX_EMU_H */
