@@ -7,7 +7,8 @@
  * threads, square 16..4096 and LLM shapes (M = 1..128, N = K = 4096 and
  * N = 11008, K = 4096): GFLOPS of libamx and oneDNN with plain B and with
  * B pre-packed (plus the packing cost), % of the measured peak and the
- * libamx/oneDNN ratio.  Best of N runs, C restored before each.
+ * libamx/oneDNN ratio.  Best of N runs, C restored before each; the four
+ * contenders of a row take turns (see best_times()).
  *
  *   amx-bench [--quick] [--max N] [--reps N] [--shapes MxNxK,...]
  *             [--threads N] [--csv FILE] [--png FILE]
@@ -167,31 +168,64 @@ static void problem_free(struct problem *p)
 
 typedef int (*run_fn)(struct problem *p, void *ctx);
 
-/*
- * Best time over at least @reps runs and at least 0.2 s of runs (at most
- * 2000), after one untimed run.  The time floor matters: oneDNN's OpenMP
- * threads and libamx's pool both spin for a while after a call, and a
- * few quick runs right after the other library would only measure that.
- */
-static double best_time(struct problem *p, run_fn fn, void *ctx, int reps)
-{
-	double best = INFINITY, t, start;
-	int n = 0;
+/* one contender of a row: a call, its best time and how long it ran */
+struct contender {
+	run_fn fn;
+	void *ctx;
+	double best, spent;
+	int runs;
+};
 
-	memcpy(p->c, p->csave, p->csize);
-	if (fn(p, ctx))
-		return NAN;
-	start = now();
-	do {
+static int contender_done(const struct contender *c, int reps)
+{
+	return isnan(c->best) || c->runs >= 2000 ||
+	       (c->runs >= reps && c->runs >= 2 && c->spent >= 0.2);
+}
+
+/*
+ * Best time of each contender over at least @reps runs and at least 0.2 s
+ * of runs (at most 2000), after one untimed run; a contender whose first
+ * run fails gets NAN.
+ *
+ * The contenders take turns of at least 25 ms each until all are done:
+ * the clock of a shared machine drifts by 5-10 % over seconds, and timing
+ * one library for 0.2 s and then the other put that drift into their
+ * ratio.  A turn is long for a reason too: oneDNN's OpenMP threads and
+ * libamx's pool both spin for a while after a call, and the first runs
+ * right after the other library only measure that; the best of a turn
+ * does not.
+ */
+static void best_times(struct problem *p, struct contender *ct, int n,
+		       int reps)
+{
+	int done;
+
+	for (int i = 0; i < n; i++) {
 		memcpy(p->c, p->csave, p->csize);
-		t = now();
-		fn(p, ctx);
-		t = now() - t;
-		if (t < best)
-			best = t;
-		n++;
-	} while (n < 2 || ((n < reps || now() - start < 0.2) && n < 2000));
-	return best;
+		ct[i].best = ct[i].fn(p, ct[i].ctx) ? NAN : INFINITY;
+		ct[i].spent = 0;
+		ct[i].runs = 0;
+	}
+	do {
+		done = 1;
+		for (int i = 0; i < n; i++) {
+			double start = now(), t;
+
+			if (contender_done(&ct[i], reps))
+				continue;
+			do {
+				memcpy(p->c, p->csave, p->csize);
+				t = now();
+				ct[i].fn(p, ct[i].ctx);
+				t = now() - t;
+				if (t < ct[i].best)
+					ct[i].best = t;
+				ct[i].runs++;
+			} while (now() - start < 0.025 && ct[i].runs < 2000);
+			ct[i].spent += now() - start;
+			done &= contender_done(&ct[i], reps);
+		}
+	} while (!done);
 }
 
 static int run_libamx(struct problem *p, void *ctx)
@@ -322,9 +356,16 @@ static void measure(struct row *r, const struct opts *o)
 	struct problem p;
 	struct amx_packed_b *pb = NULL;
 	double flops = 2.0 * r->m * r->n * r->k, t, best = INFINITY;
+	struct contender ct[4] = { { .fn = run_libamx },
+				   { .fn = run_libamx_packed } };
+	int n = 2;
+#ifdef HAVE_DNNL
+	static char impl[64];
+	struct dnnl_mm d[2];
+	int dok[2];
+#endif
 
 	problem_init(&p, r->type, r->m, r->n, r->k);
-	r->amx = flops / best_time(&p, run_libamx, NULL, o->reps) / 1e9;
 	for (int i = 0; i < 3; i++) {
 		t = now();
 		amx_packed_b_create(&pb, r->type == BF16 ? AMX_GEMM_BF16 :
@@ -336,26 +377,33 @@ static void measure(struct row *r, const struct opts *o)
 			amx_packed_b_free(pb);
 	}
 	r->amx_pack_ms = best * 1e3;
-	r->amx_pk = flops / best_time(&p, run_libamx_packed, pb, o->reps) / 1e9;
-	amx_packed_b_free(pb);
+	ct[1].ctx = pb;
 	r->dnnl = r->dnnl_pk = r->dnnl_pack_ms = NAN;
 	r->impl = "none";
 #ifdef HAVE_DNNL
-	{
-		static char impl[64];
-		struct dnnl_mm d;
-
-		if (!dnnl_setup(&d, &p, 0)) {
-			r->dnnl = flops / best_time(&p, run_dnnl, &d, o->reps) / 1e9;
-			snprintf(impl, sizeof(impl), "%s", d.impl);
-			r->impl = impl;
-			dnnl_teardown(&d);
-		}
-		if (!dnnl_setup(&d, &p, 1)) {
-			r->dnnl_pk = flops / best_time(&p, run_dnnl, &d, o->reps) / 1e9;
-			r->dnnl_pack_ms = d.pack_s * 1e3;
-			dnnl_teardown(&d);
-		}
+	for (int i = 0; i < 2; i++) {
+		dok[i] = !dnnl_setup(&d[i], &p, i);
+		if (dok[i])
+			ct[n++] = (struct contender){ .fn = run_dnnl,
+						      .ctx = &d[i] };
+	}
+#endif
+	best_times(&p, ct, n, o->reps);
+	r->amx = flops / ct[0].best / 1e9;
+	r->amx_pk = flops / ct[1].best / 1e9;
+	amx_packed_b_free(pb);
+#ifdef HAVE_DNNL
+	n = 2;
+	if (dok[0]) {
+		r->dnnl = flops / ct[n++].best / 1e9;
+		snprintf(impl, sizeof(impl), "%s", d[0].impl);
+		r->impl = impl;
+		dnnl_teardown(&d[0]);
+	}
+	if (dok[1]) {
+		r->dnnl_pk = flops / ct[n++].best / 1e9;
+		r->dnnl_pack_ms = d[1].pack_s * 1e3;
+		dnnl_teardown(&d[1]);
 	}
 #endif
 	problem_free(&p);
