@@ -428,13 +428,25 @@ enum amx_gemm_blocking_source {
 	AMX_GEMM_BLOCKING_API = 3,	/* amx_gemm_set_blocking() */
 };
 
+/*
+ * How the AMX backend computes blocks of C smaller than its 32 x 32
+ * micro-kernel (the M and N edges): copied through a scratch block, or
+ * with the tiles configured to the block's shape.  Other backends ignore
+ * it (and report COPY).
+ */
+enum amx_gemm_edge {
+	AMX_GEMM_EDGE_COPY = 0,		/* scratch block (the default) */
+	AMX_GEMM_EDGE_TILES = 1,	/* partial tile configurations */
+};
+
 struct amx_gemm_blocking {
 	uint32_t kc;		/* K block */
 	uint32_t mc;		/* M block (rows of packed A) */
 	uint32_t nc;		/* N block (columns of packed B) */
 	uint32_t prefetch;	/* micro-kernel prefetch distance, K steps; 0 off */
 	uint32_t source;	/* enum amx_gemm_blocking_source (get only) */
-	uint32_t reserved[3];
+	uint32_t edge;		/* enum amx_gemm_edge */
+	uint32_t reserved[2];
 };
 
 /*
@@ -450,7 +462,7 @@ AMX_API int amx_gemm_get_blocking(enum amx_gemm_backend backend,
  * (kc rounded up to 64 bytes, mc to the micro-kernel's rows, nc to 32);
  * NULL goes back to defaults, file and environment.  Returns 0, or
  * -EINVAL (a size 0 or too large: kc, mc > 8192, nc > 65536,
- * prefetch > 64).
+ * prefetch > 64, edge not an enum amx_gemm_edge).
  */
 AMX_API int amx_gemm_set_blocking(enum amx_gemm_backend backend,
 				  enum amx_gemm_op op,

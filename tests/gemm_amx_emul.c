@@ -182,17 +182,26 @@ int amx_model_status(void)
 	return 0;
 }
 
+/* configurations loaded with a tile smaller than 16 x 64 (edge blocks) */
+static unsigned long emu_partial_cfgs;
+
 int amx_model_tile_configure(const struct amx_tilecfg *cfg)
 {
+	int partial = 0;
+
 	if (cfg->palette_id != 1)
 		return -EINVAL;
 	memset(&emu, 0, sizeof(emu));
 	for (int t = 0; t < 8; t++) {
-		if (cfg->rows[t] > 16 || cfg->colsb[t] > 64)
+		if (cfg->rows[t] > 16 || cfg->colsb[t] > 64 ||
+		    !cfg->rows[t] != !cfg->colsb[t])
 			return -EINVAL;
 		emu.rows[t] = cfg->rows[t];
 		emu.colsb[t] = cfg->colsb[t];
+		partial |= cfg->rows[t] != 16 || cfg->colsb[t] != 64;
 	}
+	if (partial)
+		__atomic_add_fetch(&emu_partial_cfgs, 1, __ATOMIC_RELAXED);
 	emu.configured = 1;
 	return 0;
 }
@@ -222,18 +231,24 @@ int main(void)
 		for (int type = T_BF16; type <= T_U8S8; type++)
 			t_direct_a(type, th == 2, what);
 	}
+	t_result(!emu_partial_cfgs, "edges copied by default: no partial tile "
+		 "configuration (%lu)", emu_partial_cfgs);
 	/* odd blockings (and the prefetch path) on the AMX kernels */
 	amx_set_num_threads(1);
 	{
 		static const struct amx_gemm_blocking odd[] = {
 			{ .kc = 1, .mc = 1, .nc = 1, .prefetch = 1 },
 			{ .kc = 100, .mc = 40, .nc = 70, .prefetch = 3 },
+			{ .kc = 1, .mc = 1, .nc = 1, .prefetch = 1,
+			  .edge = AMX_GEMM_EDGE_TILES },
+			{ .kc = 100, .mc = 40, .nc = 70, .prefetch = 3,
+			  .edge = AMX_GEMM_EDGE_TILES },
 		};
 		static const size_t shapes[][3] = {
 			{ 1, 1, 1 }, { 17, 33, 65 }, { 70, 40, 300 }, { 33, 100, 129 },
 		};
 
-		for (size_t i = 0; i < 2; i++) {
+		for (size_t i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
 			unsigned int bad = 0, cases = 0;
 			double worst = 0;
 
@@ -246,13 +261,32 @@ int main(void)
 								   shapes[s][1],
 								   shapes[s][2], v, v,
 								   (int)s & 1, &worst);
-			t_result(!bad, "amx-model kc %u mc %u nc %u prefetch %u: "
-				 "%u cases, %u wrong", odd[i].kc, odd[i].mc,
-				 odd[i].nc, odd[i].prefetch, cases, bad);
+			t_result(!bad, "amx-model kc %u mc %u nc %u prefetch %u "
+				 "edge %s: %u cases, %u wrong", odd[i].kc,
+				 odd[i].mc, odd[i].nc, odd[i].prefetch,
+				 odd[i].edge ? "tiles" : "copy", cases, bad);
 		}
 		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
 			amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
 	}
+	/* the default blocking with edges on partial tiles: the grids again */
+	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
+		struct amx_gemm_blocking b;
+
+		amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
+		b.edge = AMX_GEMM_EDGE_TILES;
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
+	}
+	t_grid(T_BF16, 0, "amx-model edge tiles");
+	t_grid(T_S8S8, 1, "amx-model edge tiles");
+	t_grid(T_U8S8, 0, "amx-model edge tiles");
+	for (int type = T_BF16; type <= T_U8S8; type++)
+		t_direct_a(type, 0, "amx-model edge tiles");
+	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
+	printf("# %lu partial tile configurations\n", emu_partial_cfgs);
+	t_result(emu_partial_cfgs > 0, "edge tiles: edge blocks ran on partial "
+		 "tile configurations");
 	printf("# %lu TDP instructions modelled\n", emu_ops);
 	t_result(emu_ops > 0, "the AMX micro-kernels ran");
 	return t_finish();

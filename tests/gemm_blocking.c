@@ -42,6 +42,7 @@ struct expect {
 	int source;
 	unsigned int kc, mc, nc, pf;	/* 0: not checked */
 	const char *stderr_has;		/* NULL: stderr must be empty */
+	int edge;			/* 1 + enum amx_gemm_edge; 0: not checked */
 };
 
 static int child_check(const struct expect *e)
@@ -66,6 +67,10 @@ static int child_check(const struct expect *e)
 	    (e->nc && b.nc != e->nc) || (e->pf && b.prefetch != e->pf)) {
 		printf("# got kc %u mc %u nc %u pf %u, want %u %u %u %u\n",
 		       b.kc, b.mc, b.nc, b.prefetch, e->kc, e->mc, e->nc, e->pf);
+		ok = 0;
+	}
+	if (e->edge && (int)b.edge != e->edge - 1) {
+		printf("# edge %u, want %d\n", b.edge, e->edge - 1);
 		ok = 0;
 	}
 	return ok;
@@ -127,76 +132,101 @@ static void files_and_env(void)
 	char good[2048], text[2048];
 	const int AVX = AMX_GEMM_BACKEND_AVX512, C = AMX_GEMM_BACKEND_C;
 	const int BF = AMX_GEMM_OP_BF16, U8 = AMX_GEMM_OP_U8S8;
+	const int AMX = AMX_GEMM_BACKEND_AMX, S8 = AMX_GEMM_OP_S8S8;
 	static const char *const bad_lines[] = {
-		"avx512 bf16 x 1 2 3\n",	/* not a number */
-		"gpu bf16 64 64 64 0\n",	/* unknown backend */
-		"avx512 fp8 64 64 64 0\n",	/* unknown op */
-		"avx512 bf16 -64 64 64 0\n",	/* negative */
-		"avx512 bf16 0 64 64 0\n",	/* out of range */
-		"avx512 bf16 64 64 64\n",	/* a field short */
-		"avx512 bf16 64 64 64 0 9\n",	/* a field too many */
-		"avx512 bf16 64 99999 64 0\n",	/* mc too large */
+		"avx512 bf16 x 1 2 3 copy\n",	/* not a number */
+		"gpu bf16 64 64 64 0 copy\n",	/* unknown backend */
+		"avx512 fp8 64 64 64 0 copy\n",	/* unknown op */
+		"avx512 bf16 -64 64 64 0 copy\n",	/* negative */
+		"avx512 bf16 0 64 64 0 copy\n",	/* out of range */
+		"avx512 bf16 64 64 64 0\n",	/* a field short */
+		"avx512 bf16 64 64 64 0 copy 9\n",	/* a field too many */
+		"avx512 bf16 64 99999 64 0 copy\n",	/* mc too large */
+		"amx bf16 64 64 64 0 diagonal\n",	/* unknown edge */
+		"amx bf16 64 64 64 0 1\n",	/* edge as a number */
 	};
 	struct expect e;
 
 	/* no file: defaults */
-	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL };
+	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL, 0 };
 	run_case("no tuning file: defaults", NULL, NULL, &e);
 
 	/* a good file: values rounded to the backend's granules */
 	snprintf(good, sizeof(good),
-		 "libamx-gemm-blocking 1\n%s\n# comment\n\n"
-		 "avx512 bf16 320 100 1000 2\nc u8s8 64 12 32 0\namx s8s8 128 32 64 1\n",
+		 "libamx-gemm-blocking 2\n%s\n# comment\n\n"
+		 "avx512 bf16 320 100 1000 2 copy\nc u8s8 64 12 32 0 copy\n"
+		 "amx s8s8 128 32 64 1 tiles\n",
 		 cpu_line);
-	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL };
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL, 0 };
 	run_case("good file: avx512 bf16 from the file, rounded", good, NULL, &e);
-	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL };
+	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL, 0 };
 	run_case("good file: c u8s8 from the file", good, NULL, &e);
-	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
 	run_case("good file: slots it does not name keep the defaults", good, NULL, &e);
+	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
+			     NULL, 1 + AMX_GEMM_EDGE_TILES };
+	run_case("good file: amx s8s8 with tile edges", good, NULL, &e);
+	snprintf(text, sizeof(text),
+		 "libamx-gemm-blocking 1\n%s\namx s8s8 128 32 64 1\n", cpu_line);
+	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
+			     NULL, 1 + AMX_GEMM_EDGE_COPY };
+	run_case("version 1 file (no edge field): read, edges copied", text, NULL, &e);
+	snprintf(text, sizeof(text),
+		 "libamx-gemm-blocking 1\n%s\namx s8s8 128 32 64 1 tiles\n", cpu_line);
+	e = (struct expect){ -EINVAL, AMX, S8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0,
+			     NULL, 0 };
+	run_case("version 1 file with an edge field: malformed", text, NULL, &e);
 
 	for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
 		char what[96];
 
 		snprintf(text, sizeof(text),
-			 "libamx-gemm-blocking 1\n%s\nc u8s8 64 12 32 0\n%s",
+			 "libamx-gemm-blocking 2\n%s\nc u8s8 64 12 32 0 copy\n%s",
 			 cpu_line, bad_lines[i]);
 		e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT,
-				     0, 0, 0, 0, NULL };
+				     0, 0, 0, 0, NULL, 0 };
 		snprintf(what, sizeof(what), "malformed file ignored as a whole: %.*s",
 			 (int)strlen(bad_lines[i]) - 1, bad_lines[i]);
 		run_case(what, text, NULL, &e);
 	}
-	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
 	run_case("empty file ignored", "", NULL, &e);
 	run_case("file without a cpu line ignored",
-		 "libamx-gemm-blocking 1\nc u8s8 64 12 32 0\n", NULL, &e);
+		 "libamx-gemm-blocking 2\nc u8s8 64 12 32 0 copy\n", NULL, &e);
 	run_case("binary junk ignored", "\x7f" "ELF\x02\x01\x01\n\xff\xfe", NULL, &e);
 
-	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
 	run_case("file from another CPU ignored",
-		 "libamx-gemm-blocking 1\ncpu GenuineIntel 6.143.8 l1d=49152 "
-		 "l2=2097152 l3=110100480\nc u8s8 64 12 32 0\n", NULL, &e);
-	snprintf(text, sizeof(text), "libamx-gemm-blocking 2\n%s\nc u8s8 64 12 32 0\n",
+		 "libamx-gemm-blocking 2\ncpu GenuineIntel 6.143.8 l1d=49152 "
+		 "l2=2097152 l3=110100480\nc u8s8 64 12 32 0 copy\n", NULL, &e);
+	snprintf(text, sizeof(text), "libamx-gemm-blocking 3\n%s\nc u8s8 64 12 32 0 copy\n",
 		 cpu_line);
-	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL };
+	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
 	run_case("file of another format version ignored", text, NULL, &e);
 
 	/* the environment */
-	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL };
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL, 0 };
 	run_case("AMX_GEMM_BLOCKS sets fields", NULL,
 		 "avx512:bf16:kc=64,mc=24,pf=3", &e);
-	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL };
+	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL, 0 };
 	run_case("AMX_GEMM_BLOCKS wildcards", NULL,
 		 "avx512:bf16:kc=64; *:u8s8:nc=50", &e);
-	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL };
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL, 0 };
 	run_case("AMX_GEMM_BLOCKS over the file, other fields from the file",
 		 good, "avx512:bf16:kc=64", &e);
+	e = (struct expect){ -ENOENT, AMX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 1 + AMX_GEMM_EDGE_TILES };
+	run_case("AMX_GEMM_BLOCKS edge=tiles", NULL, "amx:*:edge=tiles", &e);
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 1 + AMX_GEMM_EDGE_COPY };
+	run_case("AMX_GEMM_BLOCKS edge=tiles: other backends keep copy", NULL,
+		 "*:*:edge=tiles", &e);
 	{
 		static const char *const bad_env[] = {
 			"avx512:bf16:kc=abc", "gpu:*:kc=64", "avx512:bf16:kc=0",
 			"avx512:bf16", "avx512:bf16:", "avx512:bf16:xx=5",
 			"*:*:kc=99999999999", "avx512:bf16:kc=64;c:u8s8:mc=-1",
+			"amx:*:edge=diagonal", "amx:*:edge=1", "amx:*:edge=",
 		};
 
 		for (size_t i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++) {
@@ -204,7 +234,7 @@ static void files_and_env(void)
 
 			e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE,
 					     320, 108, 1024, 2,
-					     "AMX_GEMM_BLOCKS ignored" };
+					     "AMX_GEMM_BLOCKS ignored", 0 };
 			snprintf(what, sizeof(what),
 				 "invalid AMX_GEMM_BLOCKS='%s' ignored with a diagnostic",
 				 bad_env[i]);
@@ -235,10 +265,24 @@ static void api(void)
 	b.prefetch = 65;
 	ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) == -EINVAL;
 	b.prefetch = 0;
+	b.edge = AMX_GEMM_EDGE_TILES + 1;
+	ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &b) == -EINVAL;
+	b.edge = AMX_GEMM_EDGE_COPY;
 	ok &= amx_gemm_set_blocking(0, AMX_GEMM_OP_BF16, &b) == -EINVAL;
 	ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, 4, &b) == -EINVAL;
 	ok &= amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL) == -EINVAL;
 	t_result(ok, "set/get_blocking: -EINVAL for bad values and arguments");
+	b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32,
+					.edge = AMX_GEMM_EDGE_TILES };
+	ok = !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &b) &&
+	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &g) &&
+	     g.edge == AMX_GEMM_EDGE_TILES &&
+	     !amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) &&
+	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
+	     g.edge == AMX_GEMM_EDGE_COPY;
+	t_result(ok, "set_blocking: edge kept for amx, copy on other backends");
+	amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
+	amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL);
 }
 
 /* results with odd blockings on the backend in use now */

@@ -78,15 +78,19 @@ def main():
           {(be, op) for be in ("amx", "avx512", "c") for op in ("bf16", "s8s8", "u8s8")},
           "gemm_blocking: every backend and op")
     check(all(b["kc"] > 0 and b["mc"] > 0 and b["nc"] > 0 and
-              b["source"] in ("default", "file", "env", "api") for b in blk),
-          "gemm_blocking: sizes and sources")
-    env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24")
+              b["source"] in ("default", "file", "env", "api") and
+              b["edge"] in ("copy", "tiles") for b in blk),
+          "gemm_blocking: sizes, edges and sources")
+    env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24;amx:*:edge=tiles")
     run2 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
                           text=True, env=env)
     c_bf16 = [b for b in json.loads(run2.stdout)["gemm_blocking"]
               if b["backend"] == "c" and b["op"] == "bf16"]
     check(c_bf16 and c_bf16[0]["kc"] == 64 and c_bf16[0]["mc"] == 24 and
           c_bf16[0]["source"] == "env", "AMX_GEMM_BLOCKS shows as source env")
+    amx_edges = [b["edge"] for b in json.loads(run2.stdout)["gemm_blocking"]
+                 if b["backend"] == "amx"]
+    check(amx_edges == ["tiles"] * 3, f"AMX_GEMM_BLOCKS edge=tiles shows: {amx_edges}")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
     check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
     print(f"1..{len(results)}")

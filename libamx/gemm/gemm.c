@@ -157,10 +157,10 @@ static inline void gemm_micro(const struct gemm_job *j,
 
 	if (direct)
 		j->be->ukr_direct[j->op](mrb, nr, kb->kcb * j->esz, a, j->lda,
-					 bp, c, j->ldc, corr, kb->acc, j->bs.pf);
+					 bp, c, j->ldc, corr, kb->acc, &j->bs);
 	else
 		j->be->ukr[j->op](mrb, nr, kb->kcpad, a, bp, c, j->ldc, corr,
-				  kb->acc, j->bs.pf);
+				  kb->acc, &j->bs);
 }
 
 /*

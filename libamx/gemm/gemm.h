@@ -32,6 +32,20 @@ enum { GEMM_NBACKENDS = 3 };	/* AMX_GEMM_BACKEND_AMX .. _C */
  */
 struct gemm_blocks {
 	size_t mc, nc, kc, pf;
+	size_t edge;	/* AMX edge blocks: enum gemm_edge */
+};
+
+/*
+ * How the AMX kernels compute a block of C smaller than 32 x 32 (or 16 x
+ * 32): through a 32 x 32 scratch block copied in and out, or straight
+ * from and to C with tiles configured to the block's rows and columns
+ * (two LDTILECFG a block).  Which is faster depends on the CPU and the
+ * K block: the tuner decides (AMX_GEMM_EDGE_* in amx.h).
+ */
+enum gemm_edge {
+	GEMM_EDGE_COPY = AMX_GEMM_EDGE_COPY,
+	GEMM_EDGE_TILES = AMX_GEMM_EDGE_TILES,
+	GEMM_EDGE_MAX = GEMM_EDGE_TILES,
 };
 
 #define GEMM_KC_MAX	8192
@@ -51,11 +65,13 @@ enum gemm_blocks_src {
  * Micro-kernel contract: C[mr x nr] (+)= Ap * Bp over kcpad_bytes of packed
  * K (a multiple of 64).  Ap/Bp are one micro-panel each; corr (int8
  * fallback only, else NULL) is added per column.  When !acc, C is not read.
- * pf: prefetch distance in K steps (kernels that do not prefetch ignore it).
+ * bs: the blocking in force; kernels read their tunables from it (bs->pf,
+ * the prefetch distance in K steps; bs->edge) and ignore the others.
  */
 typedef void (*gemm_ukr_fn)(size_t mr, size_t nr, size_t kcpad_bytes,
 			    const void *ap, const void *bp, void *c, size_t ldc,
-			    const int32_t *corr, int acc, size_t pf);
+			    const int32_t *corr, int acc,
+			    const struct gemm_blocks *bs);
 
 /*
  * The same over A read in place: rows lda_bytes apart, k_bytes of each
@@ -66,7 +82,8 @@ typedef void (*gemm_ukr_fn)(size_t mr, size_t nr, size_t kcpad_bytes,
 typedef void (*gemm_ukr_direct_fn)(size_t mr, size_t nr, size_t k_bytes,
 				   const uint8_t *a, size_t lda_bytes,
 				   const void *bp, void *c, size_t ldc,
-				   const int32_t *corr, int acc, size_t pf);
+				   const int32_t *corr, int acc,
+				   const struct gemm_blocks *bs);
 
 /*
  * A backend, as data: the driver's loops read this and never ask which
@@ -178,11 +195,11 @@ static inline size_t gemm_round_up(size_t x, size_t to)
 #define GEMM_UKR(name)							\
 	void name(size_t mr, size_t nr, size_t kcpad_bytes, const void *ap,	\
 		  const void *bp, void *c, size_t ldc, const int32_t *corr,	\
-		  int acc, size_t pf)
+		  int acc, const struct gemm_blocks *bs)
 #define GEMM_UKR_DIRECT(name)						\
 	void name(size_t mr, size_t nr, size_t k_bytes, const uint8_t *a,	\
 		  size_t lda_bytes, const void *bp, void *c, size_t ldc,	\
-		  const int32_t *corr, int acc, size_t pf)
+		  const int32_t *corr, int acc, const struct gemm_blocks *bs)
 
 AMX_HIDDEN GEMM_UKR(gemm_ukr_c_bf16);
 AMX_HIDDEN GEMM_UKR(gemm_ukr_c_u8s8);
@@ -199,42 +216,48 @@ AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_s8s8_direct);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_u8s8_direct);
 
 /*
- * The AMX micro-kernels' C block: 32 x 32 four-byte elements (fp32 or
- * int32) as tiles 0-3 (2 x 2), s bytes between rows; with @half only the
- * top 16 rows (tiles 0-1).  Load it (acc) or zero it before the K loop,
- * store it after.
+ * The AMX micro-kernels' C block: up to 32 x 32 four-byte elements (fp32
+ * or int32) as tiles 0-3 (2 x 2), s bytes between rows; with @half only
+ * the top row of tiles (0-1), with @narrow only the left column (0, 2).
+ * Load it (acc) or zero it before the K loop, store it after.  The tiles
+ * store what their configuration says: 16 x 64 bytes, or an edge block's
+ * rows and columns (gemm_amx_edge_begin()).
  */
-static inline void gemm_amx_c_begin(void *c, size_t s, int acc, int half)
+static inline void gemm_amx_c_begin(void *c, size_t s, int acc, int half,
+				    int narrow)
 {
 	char *p = c;
 
 	if (acc) {
 		amx_tile_load(0, p, s);
-		amx_tile_load(1, p + 64, s);
-		if (!half) {
+		if (!narrow)
+			amx_tile_load(1, p + 64, s);
+		if (!half)
 			amx_tile_load(2, p + 16 * s, s);
+		if (!half && !narrow)
 			amx_tile_load(3, p + 16 * s + 64, s);
-		}
 	} else {
 		amx_tile_zero(0);
-		amx_tile_zero(1);
-		if (!half) {
+		if (!narrow)
+			amx_tile_zero(1);
+		if (!half)
 			amx_tile_zero(2);
+		if (!half && !narrow)
 			amx_tile_zero(3);
-		}
 	}
 }
 
-static inline void gemm_amx_c_end(void *c, size_t s, int half)
+static inline void gemm_amx_c_end(void *c, size_t s, int half, int narrow)
 {
 	char *p = c;
 
 	amx_tile_store(0, p, s);
-	amx_tile_store(1, p + 64, s);
-	if (!half) {
+	if (!narrow)
+		amx_tile_store(1, p + 64, s);
+	if (!half)
 		amx_tile_store(2, p + 16 * s, s);
+	if (!half && !narrow)
 		amx_tile_store(3, p + 16 * s + 64, s);
-	}
 }
 
 /* the 32 rows x 64 bytes of one K step of A, rows @as bytes apart */
@@ -249,25 +272,30 @@ static inline void gemm_amx_prefetch_a(const void *a, size_t as)
 /*
  * An AMX micro-kernel on a whole block: kt K steps, A rows @as bytes apart
  * and @ak bytes further each K step (packed: 64 and 32 x 64; in place: lda
- * and 64), C with ldc elements a row; 32 x 32, or with @half the top 16 x 32 (A tile 4, C tiles 0-1: half
- * the TDPs and half the A traffic, for blocks of at most 16 rows, e.g. the
- * M = 1..16 of LLM decoding).
+ * and 64), C with ldc elements a row; 32 x 32, or with @half the top 16
+ * rows (A tile 4, C tiles 0-1: half the TDPs and half the A traffic, for
+ * blocks of at most 16 rows, e.g. the M = 1..16 of LLM decoding), and
+ * with @narrow the left 16 columns (B tile 6, C tiles 0 and 2).
  */
 typedef void (*gemm_amx_ukr)(size_t kt, const void *a, size_t as, size_t ak,
 			     const void *b, void *c, size_t ldc, int acc,
-			     size_t pf, int half);
+			     size_t pf, int half, int narrow);
 
 /*
- * Run @ukr on an mr x nr block of C (at most 32 x 32): directly when the
- * (half) block is full, else through a 32 x 32 scratch block of which only
- * the mr x nr corner is copied in and out (the other rows and columns of
- * C depend on other rows of A and columns of B only, so whatever they hold
- * is computed and dropped), so the micro-kernel never sees an edge.
+ * Run @ukr on an mr x nr block of C (at most 32 x 32).  A full (or full
+ * half) block runs directly.  An edge block runs as bs->edge says:
+ * - GEMM_EDGE_COPY: through a 32 x 32 scratch block of which only the
+ *   mr x nr corner is copied in and out (the other rows and columns of
+ *   C depend on other rows of A and columns of B only, so whatever they
+ *   hold is computed and dropped), so the micro-kernel never sees an edge;
+ * - GEMM_EDGE_TILES: on C itself, with the tiles configured to mr rows
+ *   and nr columns for the block and back to 16 x 64 bytes after.
+ * Either way the tiles are in the gemm_amx_begin() configuration after.
  */
 AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
 			       size_t kt, const void *a, size_t as, size_t ak,
 			       const void *b, void *c, size_t ldc, int acc,
-			       size_t pf);
+			       const struct gemm_blocks *bs);
 
 /*
  * The two entry points of an AMX kernel body @ukr: @name over a packed A
@@ -279,13 +307,13 @@ GEMM_UKR(name)								\
 {									\
 	(void)corr;							\
 	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64,	\
-		       bp, c, ldc, acc, pf);				\
+		       bp, c, ldc, acc, bs);				\
 }									\
 GEMM_UKR_DIRECT(name##_direct)						\
 {									\
 	(void)corr;							\
 	gemm_amx_block(ukr, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp,	\
-		       c, ldc, acc, pf);				\
+		       c, ldc, acc, bs);				\
 }
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */

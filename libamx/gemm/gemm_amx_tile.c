@@ -43,22 +43,57 @@ void gemm_amx_warmup(void)
 	gemm_amx_end();
 }
 
+/*
+ * Tiles for an mr x nr edge block (1 <= mr, nr <= 32): C tile rows and
+ * 4-byte columns split 16 + rest, A tiles as many rows as their C tiles,
+ * B tiles as many columns; tiles of an empty half stay unconfigured.
+ */
+static int gemm_amx_edge_begin(size_t mr, size_t nr)
+{
+	unsigned int r[2] = { mr < 16 ? mr : 16, mr > 16 ? mr - 16 : 0 };
+	unsigned int cb[2] = { 4 * (nr < 16 ? nr : 16), nr > 16 ? 4 * (nr - 16) : 0 };
+	struct amx_tilecfg cfg;
+	int ret = amx_tilecfg_init(&cfg, 1);
+
+	for (unsigned int t = 0; !ret && t < 4; t++)
+		if (r[t / 2] && cb[t % 2])
+			ret = amx_tilecfg_set(&cfg, t, r[t / 2], cb[t % 2]);
+	for (unsigned int i = 0; !ret && i < 2; i++) {
+		if (r[i])
+			ret = amx_tilecfg_set(&cfg, 4 + i, r[i], 64);
+		if (!ret && cb[i])
+			ret = amx_tilecfg_set(&cfg, 6 + i, 16, cb[i]);
+	}
+	if (!ret)
+		ret = amx_tile_configure(&cfg);
+	return ret < 0 ? ret : 0;
+}
+
 void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
 		    const void *a, size_t as, size_t ak, const void *b,
-		    void *c, size_t ldc, int acc, size_t pf)
+		    void *c, size_t ldc, int acc, const struct gemm_blocks *bs)
 {
 	uint32_t t[GEMM_MR_AMX * GEMM_NR] __attribute__((aligned(64)));
 	uint32_t *cc = c;
 	int half = mr <= 16;
 
 	if (nr == GEMM_NR && (mr == GEMM_MR_AMX || mr == 16)) {
-		ukr(kt, a, as, ak, b, c, ldc, acc, pf, half);
+		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, half, 0);
+		return;
+	}
+	/*
+	 * The configuration cannot fail where gemm_amx_begin() succeeded
+	 * (same palette, smaller shapes); if it did, the copy still works.
+	 */
+	if (bs->edge == GEMM_EDGE_TILES && !gemm_amx_edge_begin(mr, nr)) {
+		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, half, nr <= 16);
+		gemm_amx_begin();
 		return;
 	}
 	if (acc)
 		for (size_t i = 0; i < mr; i++)
 			memcpy(t + i * GEMM_NR, cc + i * ldc, nr * sizeof(*t));
-	ukr(kt, a, as, ak, b, t, GEMM_NR, acc, pf, half);
+	ukr(kt, a, as, ak, b, t, GEMM_NR, acc, bs->pf, half, 0);
 	for (size_t i = 0; i < mr; i++)
 		memcpy(cc + i * ldc, t + i * GEMM_NR, nr * sizeof(*t));
 }

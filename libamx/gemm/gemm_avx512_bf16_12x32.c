@@ -77,13 +77,13 @@ rows(size_t mr, size_t nr, size_t kp, const uint8_t *a, size_t lda,
 GEMM_UKR(gemm_ukr_avx512_bf16)
 {
 	(void)corr;
-	(void)pf;
+	(void)bs;
 	rows(mr, nr, kcpad_bytes / 4, ap, 0, 1, bp, c, ldc, acc);
 }
 
 GEMM_UKR_DIRECT(gemm_ukr_avx512_bf16_direct)
 {
 	(void)corr;
-	(void)pf;
+	(void)bs;
 	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, bp, c, ldc, acc);
 }

@@ -85,19 +85,19 @@ rows(size_t mr, size_t nr, size_t kq, const uint8_t *a, size_t lda,
 
 GEMM_UKR(gemm_ukr_avx512_u8s8)
 {
-	(void)pf;
+	(void)bs;
 	rows(mr, nr, kcpad_bytes / 4, ap, 0, 1, 0, bp, c, ldc, corr, acc);
 }
 
 GEMM_UKR_DIRECT(gemm_ukr_avx512_u8s8_direct)
 {
-	(void)pf;
+	(void)bs;
 	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, 0, bp, c, ldc, corr, acc);
 }
 
 GEMM_UKR_DIRECT(gemm_ukr_avx512_s8s8_direct)
 {
-	(void)pf;
+	(void)bs;
 	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, 0x80808080u, bp, c, ldc,
 	     corr, acc);
 }

@@ -161,8 +161,11 @@ int gemm_blocks_fix(const struct gemm_backend *be, enum gemm_op op,
 		    struct gemm_blocks *bs)
 {
 	if (!bs->kc || bs->kc > GEMM_KC_MAX || !bs->mc || bs->mc > GEMM_MC_MAX ||
-	    !bs->nc || bs->nc > GEMM_NC_MAX || bs->pf > GEMM_PF_MAX)
+	    !bs->nc || bs->nc > GEMM_NC_MAX || bs->pf > GEMM_PF_MAX ||
+	    bs->edge > GEMM_EDGE_MAX)
 		return -EINVAL;
+	if (be->id != AMX_GEMM_BACKEND_AMX)
+		bs->edge = GEMM_EDGE_COPY;	/* only AMX has tile edges */
 	bs->kc = gemm_round_up(bs->kc, kgran(op));
 	bs->mc = gemm_round_up(bs->mc, be->mr);
 	bs->nc = gemm_round_up(bs->nc, be->nr);

@@ -28,7 +28,7 @@
 #include "gemm.h"
 
 #define BLOCKING_MAGIC	"libamx-gemm-blocking"
-#define BLOCKING_VERSION 1
+#define BLOCKING_VERSION 2
 #define BLOCKING_NAME	"gemm-blocking"
 #define BLOCKING_SYSTEM	"/etc/libamx/" BLOCKING_NAME
 
@@ -105,11 +105,23 @@ static int parse_num(const char *s, size_t *v)
 	return 0;
 }
 
+static const char *const edge_names[] = { "copy", "tiles" };
+
+static int edge_index(const char *s)
+{
+	for (int i = 0; i <= GEMM_EDGE_MAX; i++)
+		if (!strcmp(s, edge_names[i]))
+			return i;
+	return -1;
+}
+
 /*
- * The file: "libamx-gemm-blocking 1", "cpu <key>", then one line per
- * backend and op: "<backend> <op> <kc> <mc> <nc> <pf>"; '#' lines and
- * blank lines are skipped.  0, or -EINVAL (malformed), -EPROTO (another
- * version), -ESTALE (made on another CPU); nothing is applied unless 0.
+ * The file: "libamx-gemm-blocking 2", "cpu <key>", then one line per
+ * backend and op: "<backend> <op> <kc> <mc> <nc> <pf> <edge>" (edge copy
+ * or tiles; version 1 files, written before the edge existed, have no
+ * edge field and mean copy); '#' lines and blank lines are skipped.  0,
+ * or -EINVAL (malformed), -EPROTO (another version), -ESTALE (made on
+ * another CPU); nothing is applied unless 0.
  */
 static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 {
@@ -120,10 +132,10 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 	memcpy(tmp, out, sizeof(tmp));
 	cpu_key(want, sizeof(want));
 	while (fgets(line, sizeof(line), f)) {
-		char be[16], op[16], extra[2];
+		char be[16], op[16], edge[16] = "copy", extra[2];
 		size_t len = strlen(line);
 		unsigned long kc, mc, nc, pf;
-		int b, o;
+		int b, o, e;
 
 		if (len && line[len - 1] != '\n' && !feof(f))
 			return -EINVAL;		/* line too long */
@@ -131,7 +143,7 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 		if (n++ == 0) {
 			if (sscanf(line, BLOCKING_MAGIC " %d %1s", &ver, extra) != 1)
 				return -EINVAL;
-			if (ver != BLOCKING_VERSION)
+			if (ver != BLOCKING_VERSION && ver != 1)
 				return -EPROTO;
 			continue;
 		}
@@ -145,15 +157,22 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 			have_cpu = 1;
 			continue;
 		}
-		if (sscanf(line, "%15s %15s %lu %lu %lu %lu %1s", be, op, &kc, &mc,
-			   &nc, &pf, extra) != 6 || strchr(line, '-'))
+		if (ver == 1 ?
+		    sscanf(line, "%15s %15s %lu %lu %lu %lu %1s", be, op, &kc,
+			   &mc, &nc, &pf, extra) != 6 :
+		    sscanf(line, "%15s %15s %lu %lu %lu %lu %15s %1s", be, op,
+			   &kc, &mc, &nc, &pf, edge, extra) != 7)
+			return -EINVAL;
+		if (strchr(line, '-'))
 			return -EINVAL;
 		b = backend_index(be, strlen(be));
 		o = op_index(op, strlen(op));
-		if (b < 0 || o < 0)
+		e = edge_index(edge);
+		if (b < 0 || o < 0 || e < 0)
 			return -EINVAL;
 		tmp[b][o].bs = (struct gemm_blocks){ .kc = kc, .mc = mc,
-						     .nc = nc, .pf = pf };
+						     .nc = nc, .pf = pf,
+						     .edge = (size_t)e };
 		if (gemm_blocks_fix(gemm_backend_by_id(b + 1), o, &tmp[b][o].bs))
 			return -EINVAL;
 		tmp[b][o].src = GEMM_SRC_FILE;
@@ -209,7 +228,8 @@ static void load_file(void)
 
 /*
  * AMX_GEMM_BLOCKS="entry[;entry...]", entry "backend:op:field=value[,...]",
- * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field kc|mc|nc|pf.
+ * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field kc|mc|nc|pf=<number>
+ * or edge=copy|tiles.
  */
 static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 		     const char **why)
@@ -227,8 +247,8 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 	     ent = strtok_r(NULL, "; \t", &save)) {
 		char *c1 = strchr(ent, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		char *fsave = NULL, *fld;
-		struct gemm_blocks set = { 0, 0, 0, 0 };
-		int given[4] = { 0, 0, 0, 0 }, b0, o0;
+		struct gemm_blocks set = { 0 };
+		int given[5] = { 0 }, b0, o0;
 
 		if (!c1 || !c2) {
 			*why = "an entry is not backend:op:field=value,...";
@@ -250,18 +270,29 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 		     fld = strtok_r(NULL, ",", &fsave)) {
 			static const char *const names[] = { "kc", "mc", "nc", "pf" };
 			size_t *dst[] = { &set.kc, &set.mc, &set.nc, &set.pf };
-			int f;
+			int f, e;
 
+			if (!strncmp(fld, "edge=", 5)) {
+				e = edge_index(fld + 5);
+				if (e < 0) {
+					*why = "edge is not copy or tiles";
+					return -EINVAL;
+				}
+				set.edge = (size_t)e;
+				given[4] = 1;
+				continue;
+			}
 			for (f = 0; f < 4; f++)
 				if (!strncmp(fld, names[f], 2) && fld[2] == '=')
 					break;
 			if (f == 4 || parse_num(fld + 3, dst[f])) {
-				*why = "a field is not kc|mc|nc|pf=<number>";
+				*why = "a field is not kc|mc|nc|pf=<number> or edge=copy|tiles";
 				return -EINVAL;
 			}
 			given[f] = 1;
 		}
-		if (!given[0] && !given[1] && !given[2] && !given[3]) {
+		if (!given[0] && !given[1] && !given[2] && !given[3] &&
+		    !given[4]) {
 			*why = "an entry sets no field";
 			return -EINVAL;
 		}
@@ -279,6 +310,8 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 					bs.nc = set.nc;
 				if (given[3])
 					bs.pf = set.pf;
+				if (given[4])
+					bs.edge = set.edge;
 				if (gemm_blocks_fix(gemm_backend_by_id(b + 1), op,
 						    &bs)) {
 					*why = "a value is out of range";
@@ -365,6 +398,7 @@ int amx_gemm_get_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 	out->nc = (uint32_t)bs.nc;
 	out->prefetch = (uint32_t)bs.pf;
 	out->source = (uint32_t)src;
+	out->edge = (uint32_t)bs.edge;
 	return 0;
 }
 
@@ -379,7 +413,8 @@ int amx_gemm_set_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 		return -EINVAL;
 	if (in) {
 		bs = (struct gemm_blocks){ .kc = in->kc, .mc = in->mc,
-					   .nc = in->nc, .pf = in->prefetch };
+					   .nc = in->nc, .pf = in->prefetch,
+					   .edge = in->edge };
 		if (gemm_blocks_fix(be, o, &bs))
 			return -EINVAL;
 	}
@@ -468,7 +503,7 @@ static int blocking_save(const char *path)
 	}
 	cpu_key(key, sizeof(key));
 	fprintf(f, BLOCKING_MAGIC " %d\ncpu %s\n"
-		"# backend op kc mc nc prefetch (see amx_gemm_get_blocking(3))\n",
+		"# backend op kc mc nc prefetch edge (see amx_gemm_get_blocking(3))\n",
 		BLOCKING_VERSION, key);
 	pthread_mutex_lock(&slots_lock);
 	if (!slots_ready)
@@ -479,9 +514,10 @@ static int blocking_save(const char *path)
 
 			if (slots[b][op].src == GEMM_SRC_DEFAULT)
 				continue;	/* keep following the library */
-			fprintf(f, "%s %s %zu %zu %zu %zu\n",
+			fprintf(f, "%s %s %zu %zu %zu %zu %s\n",
 				gemm_backend_by_id(b + 1)->name, op_names[op],
-				bs->kc, bs->mc, bs->nc, bs->pf);
+				bs->kc, bs->mc, bs->nc, bs->pf,
+				edge_names[bs->edge]);
 		}
 	pthread_mutex_unlock(&slots_lock);
 	ret = ferror(f) ? -EIO : 0;

@@ -23,7 +23,8 @@ static float bf16_to_f32(uint16_t h)
 
 void gemm_ukr_c_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 		     const void *ap, const void *bp, void *c, size_t ldc,
-		     const int32_t *corr, int acc, size_t pf)
+		     const int32_t *corr, int acc,
+		     const struct gemm_blocks *bs)
 {
 	const uint16_t *a = ap, *b = bp;
 	float *cf = c;
@@ -31,7 +32,7 @@ void gemm_ukr_c_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 	size_t kp = kcpad_bytes / 4;
 
 	(void)corr;
-	(void)pf;
+	(void)bs;
 	memset(t, 0, sizeof(t));
 	for (size_t i = 0; i < mr; i++)
 		for (size_t j = 0; acc && j < nr; j++)
@@ -55,7 +56,8 @@ void gemm_ukr_c_bf16(size_t mr, size_t nr, size_t kcpad_bytes,
 
 void gemm_ukr_c_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 		     const void *ap, const void *bp, void *c, size_t ldc,
-		     const int32_t *corr, int acc, size_t pf)
+		     const int32_t *corr, int acc,
+		     const struct gemm_blocks *bs)
 {
 	const uint8_t *a = ap;
 	const int8_t *b = bp;
@@ -63,7 +65,7 @@ void gemm_ukr_c_u8s8(size_t mr, size_t nr, size_t kcpad_bytes,
 	uint32_t t[GEMM_MR_AVX][GEMM_NR];
 	size_t kq = kcpad_bytes / 4;
 
-	(void)pf;
+	(void)bs;
 	memset(t, 0, sizeof(t));
 	for (size_t i = 0; i < mr; i++)
 		for (size_t j = 0; acc && j < nr; j++)
