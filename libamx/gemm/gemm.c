@@ -137,17 +137,24 @@ struct gemm_bpanels {
 	size_t bstride;		/* bytes from one micro-panel to the next */
 	const int32_t *corr;	/* the first one's corrections, or NULL */
 	size_t cstride;		/* int32s from one's corrections to the next */
+	/*
+	 * fuse: the micro-panels are not packed yet: the first micro-panel
+	 * of A against each (read in place) packs it on the way into bp
+	 * (the backend's ukr_fused), keep: unless it is the only one.
+	 */
+	int fuse, keep;
 };
 
 /*
  * C[ic + ir, jc + jr] (+)= the micro-panel of A at @a (in place, rows lda
- * apart, when @direct; packed otherwise) times B micro-panel jr.
+ * apart, when @direct; packed otherwise) times B micro-panel jr; @first:
+ * the first micro-panel of A against it in this block (see bs->fuse).
  */
 static inline void gemm_micro(const struct gemm_job *j,
 			      const struct gemm_kblk *kb,
 			      const struct gemm_bpanels *bs, int direct,
 			      const uint8_t *a, size_t mrb, size_t row,
-			      size_t col, size_t jr, size_t ncb)
+			      size_t col, size_t jr, size_t ncb, int first)
 {
 	size_t nr = ncb - jr < GEMM_NR ? ncb - jr : GEMM_NR;
 	const uint8_t *bp = bs->bp + jr / GEMM_NR * bs->bstride;
@@ -155,12 +162,26 @@ static inline void gemm_micro(const struct gemm_job *j,
 				       : NULL;
 	uint8_t *c = j->c + (row * j->ldc + col + jr) * 4;
 
-	if (direct)
+	if (bs->fuse && first) {
+		size_t kbytes = kb->kcb * j->esz;
+		/* our own buffer (bs->fuse is never set on a prepacked B) */
+		uint8_t *dst = bs->keep ? (uint8_t *)(uintptr_t)bp : NULL;
+
+		j->be->ukr_fused[j->op](mrb, nr, kbytes, a, j->lda,
+					(const uint8_t *)j->b +
+					(kb->pc * j->ldb + col + jr) * j->esz,
+					j->ldb * j->esz, dst, c, j->ldc,
+					kb->acc);
+		if (dst)	/* K padding: zero, as the packers leave it */
+			memset(dst + kbytes * GEMM_NR, 0,
+			       (kb->kcpad - kbytes) * GEMM_NR);
+	} else if (direct) {
 		j->be->ukr_direct[j->op](mrb, nr, kb->kcb * j->esz, a, j->lda,
 					 bp, c, j->ldc, corr, kb->acc, &j->bs);
-	else
+	} else {
 		j->be->ukr[j->op](mrb, nr, kb->kcpad, a, bp, c, j->ldc, corr,
 				  kb->acc, &j->bs);
+	}
 }
 
 /*
@@ -215,7 +236,7 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 			}
 			for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
 				gemm_micro(j, kb, bs, d, a, mrb, ic + ir, col,
-					   jr, ncb);
+					   jr, ncb, ir == 0);
 		}
 		return;
 	}
@@ -227,7 +248,7 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 
 			gemm_micro(j, kb, bs, direct && ir < iedge, a,
 				   mcb - ir < mr ? mcb - ir : mr, ic + ir, col,
-				   jr, ncb);
+				   jr, ncb, ir == 0);
 		}
 }
 
@@ -260,6 +281,13 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	int need_corr = !!(be->corr_ops & (1u << j->op));
 	int jit = !pb && m1 - m0 <= mc;	/* pack B per few micro-panels */
 	int direct = j->direct, a_res;
+	/*
+	 * Plain B and A in place: each B micro-panel is packed by the first
+	 * micro-kernel that uses it (gemm_bpanels.fuse), not in a pass of
+	 * its own before the macro-kernel.
+	 */
+	int fuse = !pb && direct && be->ukr_fused[j->op] && !need_corr &&
+		   !be->direct_whole_rows;
 	size_t kcmax, mcmax, ncmax, group, asz, nbuf, bsz, csz;
 	uint8_t *abuf, *bbuf;
 	int32_t *cbuf;
@@ -314,10 +342,14 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 				for (size_t g = 0; g < ncb; g += group) {
 					size_t gn = ncb - g < group ? ncb - g : group;
 
-					pack_b(j, pc, kb.kcb, jc + g, gn, bbuf,
-					       bs.bstride, need_corr ? cbuf : NULL);
+					if (!fuse)
+						pack_b(j, pc, kb.kcb, jc + g, gn,
+						       bbuf, bs.bstride,
+						       need_corr ? cbuf : NULL);
 					bs.bp = bbuf;
 					bs.corr = need_corr ? cbuf : NULL;
+					bs.fuse = fuse;
+					bs.keep = m1 - m0 > mr;
 					gemm_macro(j, &kb, &bs, direct, apk, abuf,
 						   m0, m1 - m0, jc + g, gn, 0);
 				}
@@ -333,15 +365,20 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 					bs.corr = pb->corr + panel * bs.cstride +
 						  pc / kc * GEMM_NR;
 			} else {
-				pack_b(j, pc, kb.kcb, jc, ncb, bbuf, bs.bstride,
-				       need_corr ? cbuf : NULL);
+				if (!fuse)
+					pack_b(j, pc, kb.kcb, jc, ncb, bbuf,
+					       bs.bstride, need_corr ? cbuf : NULL);
 				bs.bp = bbuf;
 				bs.corr = need_corr ? cbuf : NULL;
+				bs.fuse = fuse;
+				bs.keep = 1;	/* more rows than one MC block */
 			}
-			for (size_t ic = m0; ic < m1; ic += mc)	/* MC loop */
+			for (size_t ic = m0; ic < m1; ic += mc) {	/* MC loop */
 				gemm_macro(j, &kb, &bs, direct, NULL, abuf, ic,
 					   m1 - ic < mc ? m1 - ic : mc, jc, ncb,
 					   a_res);
+				bs.fuse = 0;	/* packed by the first block */
+			}
 		}
 	}
 	return 0;

@@ -10,15 +10,61 @@
  * bytes, pair stride 4 * mr) or straight from the caller's row-major matrix
  * (row stride lda, pair stride 4): a bf16 K pair of one row is one aligned-
  * or-not 32-bit word either way, so vdpbf16ps needs no A packing at all.
+ * The fused entry also takes B from the caller's rows (gemm_ukr_fused_fn).
  */
 #include "gemm_avx512.h"
 
 typedef uint32_t u32_any __attribute__((aligned(1), may_alias));
 
+/*
+ * The fused kernels' B: rows @src and @src + ldb of up to 32 columns
+ * (mask @lm: columns past nr read as zero) interleaved into the two
+ * VNNI halves, columns 0-15 and 16-31, by one vpermt2w each (word 2i
+ * from the first row, 2i + 1 from the second: the order gemm_pack_b_bf16()
+ * writes).
+ */
+struct fused_b {
+	const uint8_t *src;
+	size_t ldb;		/* bytes */
+	uint16_t *dst;		/* NULL: not kept */
+	__mmask32 lm;
+	__m512i ilo, ihi;
+};
+
+/*
+ * Rows of B read ahead: 64-byte pieces of rows ldb apart, from L3 or
+ * memory when B is large, are latency-bound without it (as in the
+ * packers).  Not past the K block: beyond the end of B that would be
+ * page walks for nothing.
+ */
+#define FUSED_AHEAD 32
+
+static inline __attribute__((always_inline)) void
+fused_pair(struct fused_b *f, int ahead_ok, __m512bh *b0, __m512bh *b1)
+{
+	const char *ahead = (const char *)f->src + FUSED_AHEAD * f->ldb;
+	__m512i x0, x1;
+
+	if (ahead_ok) {
+		_mm_prefetch(ahead, _MM_HINT_T0);
+		_mm_prefetch(ahead + f->ldb, _MM_HINT_T0);
+	}
+	x0 = _mm512_maskz_loadu_epi16(f->lm, f->src);
+	x1 = _mm512_maskz_loadu_epi16(f->lm, f->src + f->ldb);
+	*b0 = (__m512bh)_mm512_permutex2var_epi16(x0, f->ilo, x1);
+	*b1 = (__m512bh)_mm512_permutex2var_epi16(x0, f->ihi, x1);
+	if (f->dst) {
+		_mm512_store_si512(f->dst, (__m512i)*b0);
+		_mm512_store_si512(f->dst + 32, (__m512i)*b1);
+		f->dst += 2 * GEMM_NR;
+	}
+	f->src += 2 * f->ldb;
+}
+
 static inline __attribute__((always_inline)) void
 ukr(const size_t mr, size_t kp, const uint8_t *a, const size_t rs,
     const size_t cs, const uint16_t *b, float *c, size_t ldc, __mmask16 m0,
-    __mmask16 m1, int acc)
+    __mmask16 m1, int acc, struct fused_b *f)
 {
 	__m512 c0[GEMM_MR_AVX], c1[GEMM_MR_AVX];
 
@@ -33,9 +79,15 @@ ukr(const size_t mr, size_t kp, const uint8_t *a, const size_t rs,
 		}
 	}
 	for (size_t p = 0; p < kp; p++) {
-		__m512bh b0 = (__m512bh)_mm512_load_si512(b);
-		__m512bh b1 = (__m512bh)_mm512_load_si512(b + 32);
+		__m512bh b0, b1;
 
+		if (f) {
+			fused_pair(f, p + FUSED_AHEAD / 2 < kp, &b0, &b1);
+		} else {
+			b0 = (__m512bh)_mm512_load_si512(b);
+			b1 = (__m512bh)_mm512_load_si512(b + 32);
+			b += 2 * GEMM_NR;
+		}
 		_Pragma("GCC unroll 12")
 		for (size_t i = 0; i < mr; i++) {
 			__m512bh av = (__m512bh)_mm512_set1_epi32(
@@ -45,7 +97,6 @@ ukr(const size_t mr, size_t kp, const uint8_t *a, const size_t rs,
 			c1[i] = _mm512_dpbf16_ps(c1[i], av, b1);
 		}
 		a += cs;
-		b += 2 * GEMM_NR;
 	}
 	_Pragma("GCC unroll 12")
 	for (size_t i = 0; i < mr; i++) {
@@ -57,18 +108,20 @@ ukr(const size_t mr, size_t kp, const uint8_t *a, const size_t rs,
 /*
  * One body per row count (GEMM_AVX512_ROWS); A packed ([kp][mr] pairs:
  * 4 bytes from row to row, 4 * mr from pair to pair) or in place (lda
- * from row to row, 4 from pair to pair).
+ * from row to row, 4 from pair to pair); B packed, or from the caller's
+ * rows (@f, A in place only).
  */
 static inline __attribute__((always_inline)) void
 rows(size_t mr, size_t nr, size_t kp, const uint8_t *a, size_t lda,
-     const int packed, const void *bp, void *c, size_t ldc, int acc)
+     const int packed, const void *bp, void *c, size_t ldc, int acc,
+     struct fused_b *f)
 {
 	__mmask16 m0, m1;
 
 	gemm_avx512_masks(nr, &m0, &m1);
 	switch (mr) {
 #define X(r) case r: ukr(r, kp, a, packed ? 4 : lda, packed ? 4 * r : 4, \
-			 bp, c, ldc, m0, m1, acc); break;
+			 bp, c, ldc, m0, m1, acc, f); break;
 	GEMM_AVX512_ROWS(X)
 #undef X
 	}
@@ -78,12 +131,34 @@ GEMM_UKR(gemm_ukr_avx512_bf16)
 {
 	(void)corr;
 	(void)bs;
-	rows(mr, nr, kcpad_bytes / 4, ap, 0, 1, bp, c, ldc, acc);
+	rows(mr, nr, kcpad_bytes / 4, ap, 0, 1, bp, c, ldc, acc, NULL);
 }
 
 GEMM_UKR_DIRECT(gemm_ukr_avx512_bf16_direct)
 {
 	(void)corr;
 	(void)bs;
-	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, bp, c, ldc, acc);
+	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, bp, c, ldc, acc, NULL);
+}
+
+void gemm_ukr_avx512_bf16_fused(size_t mr, size_t nr, size_t k_bytes,
+				const uint8_t *a, size_t lda_bytes,
+				const uint8_t *bsrc, size_t ldb_bytes,
+				void *bdst, void *c, size_t ldc, int acc)
+{
+	uint16_t lo[32], hi[32];
+	struct fused_b f = {
+		.src = bsrc,
+		.ldb = ldb_bytes,
+		.dst = bdst,
+		.lm = nr >= 32 ? 0xffffffffu : (__mmask32)((1u << nr) - 1),
+	};
+
+	for (int i = 0; i < 32; i++) {
+		lo[i] = (uint16_t)((i & 1) * 32 + i / 2);
+		hi[i] = (uint16_t)(lo[i] + 16);
+	}
+	f.ilo = _mm512_loadu_si512(lo);
+	f.ihi = _mm512_loadu_si512(hi);
+	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, NULL, c, ldc, acc, &f);
 }

@@ -127,6 +127,7 @@ const struct gemm_backend gemm_backend_avx512 = {
 	.ukr_direct = { gemm_ukr_avx512_bf16_direct,
 			gemm_ukr_avx512_s8s8_direct,
 			gemm_ukr_avx512_u8s8_direct },
+	.ukr_fused = { [GEMM_OP_BF16] = gemm_ukr_avx512_bf16_fused },
 	.direct_kalign = 4,	/* a bf16 pair, an int8 quad: one dword */
 	.direct_align = 1,
 	.pack_a = gemm_pack_a_vnni,
