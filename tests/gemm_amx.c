@@ -39,18 +39,6 @@ int main(void)
 	}
 	/* edge blocks on partial tile configurations (the tuner's option) */
 	amx_set_num_threads(1);
-	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
-		struct amx_gemm_blocking b;
-
-		amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
-		b.edge = AMX_GEMM_EDGE_TILES;
-		t_result(!amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, &b),
-			 "edge tiles set for op %d", op);
-	}
-	t_grid(T_BF16, 0, "amx edge tiles");
-	t_grid(T_S8S8, 1, "amx edge tiles");
-	t_grid(T_U8S8, 0, "amx edge tiles");
-	for (int type = T_BF16; type <= T_U8S8; type++)
-		t_direct_a(type, 0, "amx edge tiles");
+	t_grids_edge_tiles("amx edge tiles");
 	return t_finish();
 }

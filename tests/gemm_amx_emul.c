@@ -270,20 +270,7 @@ int main(void)
 			amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
 	}
 	/* the default blocking with edges on partial tiles: the grids again */
-	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
-		struct amx_gemm_blocking b;
-
-		amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
-		b.edge = AMX_GEMM_EDGE_TILES;
-		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
-	}
-	t_grid(T_BF16, 0, "amx-model edge tiles");
-	t_grid(T_S8S8, 1, "amx-model edge tiles");
-	t_grid(T_U8S8, 0, "amx-model edge tiles");
-	for (int type = T_BF16; type <= T_U8S8; type++)
-		t_direct_a(type, 0, "amx-model edge tiles");
-	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
-		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
+	t_grids_edge_tiles("amx-model edge tiles");
 	printf("# %lu partial tile configurations\n", emu_partial_cfgs);
 	t_result(emu_partial_cfgs > 0, "edge tiles: edge blocks ran on partial "
 		 "tile configurations");

@@ -183,6 +183,33 @@ static void t_grid(int type, int packed, const char *what)
 }
 
 /*
+ * The AMX grids (plain B; packed for s8s8) and the in-place A cases once
+ * more with edge blocks on partial tile configurations (edge = tiles),
+ * on the pool as it is set; the blocking goes back to what file and
+ * environment say after.
+ */
+static inline void t_grids_edge_tiles(const char *what)
+{
+	int ok = 1;
+
+	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
+		struct amx_gemm_blocking b;
+
+		ok &= !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
+		b.edge = AMX_GEMM_EDGE_TILES;
+		ok &= !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
+	}
+	t_result(ok, "%s: edge = tiles set for every op", what);
+	t_grid(T_BF16, 0, what);
+	t_grid(T_S8S8, 1, what);
+	t_grid(T_U8S8, 0, what);
+	for (int type = T_BF16; type <= T_U8S8; type++)
+		t_direct_a(type, 0, what);
+	for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
+}
+
+/*
  * The grid of each of @types on one fallback path, @path: "avx512" or "c"
  * (AMX_FORCE_FALLBACK=1 or =c), with 1 thread and with the default pool,
  * B pre-packed with the pool only; @per_path (if any) after it.  One path

@@ -208,6 +208,20 @@ static inline size_t gemm_round_up(size_t x, size_t to)
 	return (x + to - 1) / to * to;
 }
 
+/*
+ * vpermt2w indices that interleave two rows of 32 bf16 (first operand
+ * row 2p, second row 2p + 1) into the VNNI pairs of a packed B group:
+ * @lo columns 0-15, @hi columns 16-31 (word 2i from row 2p, 2i + 1 from
+ * row 2p + 1).  Shared by the AVX-512 packer and the fused kernel.
+ */
+static inline void gemm_bf16_pair_index(uint16_t lo[32], uint16_t hi[32])
+{
+	for (int i = 0; i < 32; i++) {
+		lo[i] = (uint16_t)((i & 1) * 32 + i / 2);
+		hi[i] = (uint16_t)(lo[i] + 16);
+	}
+}
+
 /* a micro-kernel (gemm_ukr_fn) and an in-place one (gemm_ukr_direct_fn) */
 #define GEMM_UKR(name)							\
 	void name(size_t mr, size_t nr, size_t kcpad_bytes, const void *ap,	\
@@ -244,7 +258,7 @@ AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_u8s8_direct);
  * the top row of tiles (0-1), with @narrow only the left column (0, 2).
  * Load it (acc) or zero it before the K loop, store it after.  The tiles
  * store what their configuration says: 16 x 64 bytes, or an edge block's
- * rows and columns (gemm_amx_edge_begin()).
+ * rows and columns (see gemm_amx_tile.c).
  */
 static inline void gemm_amx_c_begin(void *c, size_t s, int acc, int half,
 				    int narrow)

@@ -10,20 +10,41 @@
 #include "gemm.h"
 
 /*
+ * Configure the tiles for an mr x nr block of C (1 <= mr, nr <= 32): C
+ * tile rows and 4-byte columns split 16 + rest, A tiles as many rows as
+ * their C tiles (64 bytes: a K step), B tiles as many columns (16 K
+ * groups); tiles of an empty half stay unconfigured.  32 x 32 is the
+ * kernels' full configuration, 8 tiles of 16 x 64 bytes.
+ *
  * 0 or -errno.  amx_tile_configure() answers 1 when the live configuration
- * already is ours (the caller loaded the same shapes, or a previous call
- * left them): that is success too, and must not reach the caller.
+ * already is this one (the caller loaded the same shapes, or a previous
+ * call left them): that is success too, and must not reach the caller.
  */
-int gemm_amx_begin(void)
+static int gemm_amx_shape(size_t mr, size_t nr)
 {
+	unsigned int r[2] = { mr < 16 ? mr : 16, mr > 16 ? mr - 16 : 0 };
+	unsigned int cb[2] = { 4 * (nr < 16 ? nr : 16),
+			       nr > 16 ? 4 * (nr - 16) : 0 };
 	struct amx_tilecfg cfg;
 	int ret = amx_tilecfg_init(&cfg, 1);
 
-	for (unsigned int t = 0; !ret && t < 8; t++)
-		ret = amx_tilecfg_set(&cfg, t, 16, 64);
+	for (unsigned int t = 0; !ret && t < 4; t++)
+		if (r[t / 2] && cb[t % 2])
+			ret = amx_tilecfg_set(&cfg, t, r[t / 2], cb[t % 2]);
+	for (unsigned int i = 0; !ret && i < 2; i++) {
+		if (r[i])
+			ret = amx_tilecfg_set(&cfg, 4 + i, r[i], 64);
+		if (!ret && cb[i])
+			ret = amx_tilecfg_set(&cfg, 6 + i, 16, cb[i]);
+	}
 	if (!ret)
 		ret = amx_tile_configure(&cfg);
 	return ret < 0 ? ret : 0;
+}
+
+int gemm_amx_begin(void)
+{
+	return gemm_amx_shape(GEMM_MR_AMX, GEMM_NR);
 }
 
 void gemm_amx_end(void)
@@ -43,32 +64,6 @@ void gemm_amx_warmup(void)
 	gemm_amx_end();
 }
 
-/*
- * Tiles for an mr x nr edge block (1 <= mr, nr <= 32): C tile rows and
- * 4-byte columns split 16 + rest, A tiles as many rows as their C tiles,
- * B tiles as many columns; tiles of an empty half stay unconfigured.
- */
-static int gemm_amx_edge_begin(size_t mr, size_t nr)
-{
-	unsigned int r[2] = { mr < 16 ? mr : 16, mr > 16 ? mr - 16 : 0 };
-	unsigned int cb[2] = { 4 * (nr < 16 ? nr : 16), nr > 16 ? 4 * (nr - 16) : 0 };
-	struct amx_tilecfg cfg;
-	int ret = amx_tilecfg_init(&cfg, 1);
-
-	for (unsigned int t = 0; !ret && t < 4; t++)
-		if (r[t / 2] && cb[t % 2])
-			ret = amx_tilecfg_set(&cfg, t, r[t / 2], cb[t % 2]);
-	for (unsigned int i = 0; !ret && i < 2; i++) {
-		if (r[i])
-			ret = amx_tilecfg_set(&cfg, 4 + i, r[i], 64);
-		if (!ret && cb[i])
-			ret = amx_tilecfg_set(&cfg, 6 + i, 16, cb[i]);
-	}
-	if (!ret)
-		ret = amx_tile_configure(&cfg);
-	return ret < 0 ? ret : 0;
-}
-
 void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
 		    const void *a, size_t as, size_t ak, const void *b,
 		    void *c, size_t ldc, int acc, const struct gemm_blocks *bs)
@@ -85,7 +80,7 @@ void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
 	 * The configuration cannot fail where gemm_amx_begin() succeeded
 	 * (same palette, smaller shapes); if it did, the copy still works.
 	 */
-	if (bs->edge == GEMM_EDGE_TILES && !gemm_amx_edge_begin(mr, nr)) {
+	if (bs->edge == GEMM_EDGE_TILES && !gemm_amx_shape(mr, nr)) {
 		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, half, nr <= 16);
 		gemm_amx_begin();
 		return;

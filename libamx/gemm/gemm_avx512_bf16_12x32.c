@@ -154,10 +154,7 @@ void gemm_ukr_avx512_bf16_fused(size_t mr, size_t nr, size_t k_bytes,
 		.lm = nr >= 32 ? 0xffffffffu : (__mmask32)((1u << nr) - 1),
 	};
 
-	for (int i = 0; i < 32; i++) {
-		lo[i] = (uint16_t)((i & 1) * 32 + i / 2);
-		hi[i] = (uint16_t)(lo[i] + 16);
-	}
+	gemm_bf16_pair_index(lo, hi);
 	f.ilo = _mm512_loadu_si512(lo);
 	f.ihi = _mm512_loadu_si512(hi);
 	rows(mr, nr, k_bytes / 4, a, lda_bytes, 0, NULL, c, ldc, acc, &f);

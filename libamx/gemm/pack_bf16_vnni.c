@@ -89,10 +89,7 @@ static void pack_full_avx512(size_t p1, size_t j0, size_t j1,
 	uint16_t lo[32], hi[32];
 	__m512i ilo, ihi;
 
-	for (int i = 0; i < 32; i++) {
-		lo[i] = (uint16_t)((i & 1) * 32 + i / 2);
-		hi[i] = (uint16_t)(lo[i] + 16);
-	}
+	gemm_bf16_pair_index(lo, hi);
 	ilo = _mm512_loadu_si512(lo);
 	ihi = _mm512_loadu_si512(hi);
 	for (size_t p = 0; p < p1; p += 2)
