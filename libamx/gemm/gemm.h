@@ -174,6 +174,8 @@ AMX_HIDDEN long gemm_cache_size(int level);
 AMX_HIDDEN int gemm_cpu_avx512bf16(void);
 AMX_HIDDEN int gemm_cpu_avx512vnni(void);
 AMX_HIDDEN int gemm_cpu_avx2(void);
+/* AVX-512 F, BW and VL, with the OS saving their state */
+AMX_HIDDEN int gemm_cpu_avx512bw(void);
 AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op);
 
 /*

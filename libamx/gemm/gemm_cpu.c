@@ -13,7 +13,8 @@
 
 #define XCR0_AVX512_STATE	0xe6u	/* SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM */
 
-static int cpu_features = -1;	/* bit 0 avx512bf16, 1 avx512vnni, 2 avx2 */
+/* bit 0 avx512bf16, 1 avx512vnni, 2 avx2, 3 avx512f/bw/vl */
+static int cpu_features = -1;
 
 static unsigned long long read_xcr0(void)
 {
@@ -42,6 +43,7 @@ static int cpu_probe(void)
 	avx512 = (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31));
 	if (!avx512)
 		return f;
+	f |= 8;
 	if (c & (1u << 11))
 		f |= 2;		/* AVX512_VNNI */
 	if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)))
@@ -73,6 +75,11 @@ int gemm_cpu_avx512vnni(void)
 int gemm_cpu_avx2(void)
 {
 	return !!(cpu_get() & 4);
+}
+
+int gemm_cpu_avx512bw(void)
+{
+	return !!(cpu_get() & 8);
 }
 
 /*

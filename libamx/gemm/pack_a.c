@@ -16,15 +16,16 @@
  * stored one dword at a time: 18 us for a 256 x 256 bf16 block on Zen 5.
  */
 __attribute__((target("avx2")))
-static void pack_a_vnni_avx2(size_t mr, size_t q8, const uint8_t *a,
-			     size_t lda, uint32_t *d, uint8_t flip)
+static void pack_a_vnni_avx2(size_t mr, size_t q0, size_t q8,
+			     const uint8_t *a, size_t lda, uint32_t *d,
+			     uint8_t flip)
 {
 	__m256i fl = _mm256_set1_epi8((char)flip);
 
 	for (size_t g = 0; g + 4 <= mr; g += 4) {
 		const uint8_t *r = a + g * lda;
 
-		for (size_t q = 0; q < q8; q += 32) {
+		for (size_t q = q0; q < q8; q += 32) {
 			__m256i r0 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + q)));
 			__m256i r1 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + lda + q)));
 			__m256i r2 = _mm256_xor_si256(fl, _mm256_loadu_si256((const void *)(r + 2 * lda + q)));
@@ -51,6 +52,53 @@ static void pack_a_vnni_avx2(size_t mr, size_t q8, const uint8_t *a,
 	}
 }
 
+/*
+ * The same 64 bytes (16 K groups) at a time with AVX-512: each 128-bit lane
+ * of o[i] holds group 4 * lane + i of the 4 rows.  Half the loads and
+ * shuffles of the AVX2 loop for the same stores, and K outermost, so that
+ * each 16-group piece of the micro-panel is written whole while it is in
+ * L1.  12 rows of 4096 bytes, lda 4096, source in cache, on Zen 5: 42 GB/s
+ * with the AVX2 loop, 64 GB/s with this; 1024 bytes: 49 -> 74 GB/s.
+ */
+__attribute__((target("avx512f,avx512bw")))
+static void pack_a_vnni_avx512(size_t mr, size_t q64, const uint8_t *a,
+			       size_t lda, uint32_t *d, uint8_t flip)
+{
+	__m512i fl = _mm512_set1_epi8((char)flip);
+
+	for (size_t q = 0; q < q64; q += 64) {
+		for (size_t g = 0; g + 4 <= mr; g += 4) {
+			const uint8_t *r = a + g * lda;
+			__m512i r0 = _mm512_xor_si512(fl, _mm512_loadu_si512(r + q));
+			__m512i r1 = _mm512_xor_si512(fl, _mm512_loadu_si512(r + lda + q));
+			__m512i r2 = _mm512_xor_si512(fl, _mm512_loadu_si512(r + 2 * lda + q));
+			__m512i r3 = _mm512_xor_si512(fl, _mm512_loadu_si512(r + 3 * lda + q));
+			__m512i t0 = _mm512_unpacklo_epi32(r0, r1);
+			__m512i t1 = _mm512_unpackhi_epi32(r0, r1);
+			__m512i t2 = _mm512_unpacklo_epi32(r2, r3);
+			__m512i t3 = _mm512_unpackhi_epi32(r2, r3);
+			__m512i o[4] = {
+				_mm512_unpacklo_epi64(t0, t2),
+				_mm512_unpackhi_epi64(t0, t2),
+				_mm512_unpacklo_epi64(t1, t3),
+				_mm512_unpackhi_epi64(t1, t3),
+			};
+			uint32_t *dq = d + q / 4 * mr + g;
+
+			for (int i = 0; i < 4; i++) {
+				_mm_storeu_si128((void *)(dq + i * mr),
+						 _mm512_castsi512_si128(o[i]));
+				_mm_storeu_si128((void *)(dq + (i + 4) * mr),
+						 _mm512_extracti32x4_epi32(o[i], 1));
+				_mm_storeu_si128((void *)(dq + (i + 8) * mr),
+						 _mm512_extracti32x4_epi32(o[i], 2));
+				_mm_storeu_si128((void *)(dq + (i + 12) * mr),
+						 _mm512_extracti32x4_epi32(o[i], 3));
+			}
+		}
+	}
+}
+
 /* [kcpad/4][mr] 32-bit groups per micro-panel of up to GEMM_MR_AVX rows */
 void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
 		      size_t lda_bytes, uint8_t *dst, uint8_t flip)
@@ -58,15 +106,19 @@ void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
 	size_t kpad = gemm_round_up(kc_bytes, GEMM_KGRAN_BYTES);
 	size_t kfull = kc_bytes / 4 * 4;
 	size_t q8 = gemm_cpu_avx2() ? kc_bytes / 32 * 32 : 0;
+	size_t q64 = gemm_cpu_avx512bw() ? kc_bytes / 64 * 64 : 0;
 	uint32_t fl = flip * 0x01010101u;
 
 	for (size_t i = 0; i < mc; i += GEMM_MR_AVX) {
 		size_t mr = mc - i < GEMM_MR_AVX ? mc - i : GEMM_MR_AVX;
 		uint32_t *d = (uint32_t *)(void *)dst;
 
-		if (q8)
-			pack_a_vnni_avx2(mr, q8, a + i * lda_bytes, lda_bytes,
-					 d, flip);
+		if (q64)
+			pack_a_vnni_avx512(mr, q64, a + i * lda_bytes,
+					   lda_bytes, d, flip);
+		if (q8 > q64)
+			pack_a_vnni_avx2(mr, q64, q8, a + i * lda_bytes,
+					 lda_bytes, d, flip);
 		for (size_t r = 0; r < mr; r++) {
 			const uint8_t *row = a + (i + r) * lda_bytes;
 			size_t q;
