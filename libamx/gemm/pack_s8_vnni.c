@@ -59,6 +59,75 @@ static void pack_quads_avx2(const int8_t *r, size_t ldb, int8_t *d,
 	}
 }
 
+/*
+ * The same for two full panels (64 columns) with AVX-512BW: the unpacks
+ * give per 128-bit lane L the quads of columns 16L + 0..3 (q0), 4..7 (q1),
+ * 8..11 (q2), 12..15 (q3); two rounds of vshufi64x2 gather lane L of
+ * q0..q3 into one register: lanes 0, 1 are panel 0, lanes 2, 3 panel 1.
+ * Half the loads, unpacks and stores of two pack_quads_avx2() calls.
+ */
+__attribute__((target("avx512f,avx512bw")))
+static void pack_pairs_avx512(size_t kc, size_t j0, size_t j1,
+			      const int8_t *b, size_t ldb, int8_t *dst,
+			      size_t panel_stride, uint32_t (*sums)[GEMM_NR],
+			      int want_sum)
+{
+	__m512i vs[PACK_PANELS][2];
+	const __m512i ones8 = _mm512_set1_epi8(1), ones16 = _mm512_set1_epi16(1);
+
+	memset(vs, 0, sizeof(vs));
+	for (size_t q = 0; q < kc; q += 4)
+		for (size_t j = j0; j < j1; j += 2) {
+			const int8_t *r = b + q * ldb + j * GEMM_NR;
+			int8_t *d = dst + j * panel_stride + q * GEMM_NR;
+			__m512i r0, r1, r2, r3, a, c, e, f, q0, q1, q2, q3;
+			__m512i s0, s1, s2, s3, v[4];
+
+			if (q + PACK_AHEAD + 4 <= kc)
+				for (int t = 0; t < 4; t++)
+					_mm_prefetch((const char *)(r + (PACK_AHEAD + t) * ldb),
+						     _MM_HINT_T0);
+			r0 = _mm512_loadu_si512(r);
+			r1 = _mm512_loadu_si512(r + ldb);
+			r2 = _mm512_loadu_si512(r + 2 * ldb);
+			r3 = _mm512_loadu_si512(r + 3 * ldb);
+			a = _mm512_unpacklo_epi8(r0, r1);
+			c = _mm512_unpackhi_epi8(r0, r1);
+			e = _mm512_unpacklo_epi8(r2, r3);
+			f = _mm512_unpackhi_epi8(r2, r3);
+			q0 = _mm512_unpacklo_epi16(a, e);
+			q1 = _mm512_unpackhi_epi16(a, e);
+			q2 = _mm512_unpacklo_epi16(c, f);
+			q3 = _mm512_unpackhi_epi16(c, f);
+			s0 = _mm512_shuffle_i64x2(q0, q1, 0x88);  /* q0.0 q0.2 q1.0 q1.2 */
+			s1 = _mm512_shuffle_i64x2(q2, q3, 0x88);
+			s2 = _mm512_shuffle_i64x2(q0, q1, 0xdd);  /* lanes 1 and 3 */
+			s3 = _mm512_shuffle_i64x2(q2, q3, 0xdd);
+			v[0] = _mm512_shuffle_i64x2(s0, s1, 0x88); /* columns 0-15 */
+			v[1] = _mm512_shuffle_i64x2(s2, s3, 0x88); /* 16-31 */
+			v[2] = _mm512_shuffle_i64x2(s0, s1, 0xdd); /* 32-47 */
+			v[3] = _mm512_shuffle_i64x2(s2, s3, 0xdd); /* 48-63 */
+			_mm512_storeu_si512(d, v[0]);
+			_mm512_storeu_si512(d + 64, v[1]);
+			_mm512_storeu_si512(d + panel_stride, v[2]);
+			_mm512_storeu_si512(d + panel_stride + 64, v[3]);
+			for (int i = 0; want_sum && i < 4; i++) {
+				__m512i p = _mm512_maddubs_epi16(ones8, v[i]);
+				__m512i *acc = &vs[j - j0 + i / 2][i % 2];
+
+				*acc = _mm512_add_epi32(*acc, _mm512_madd_epi16(p, ones16));
+			}
+		}
+	for (size_t j = j0; want_sum && j < j1; j++)
+		for (int i = 0; i < 2; i++) {
+			uint32_t t[16];
+
+			_mm512_storeu_si512(t, vs[j - j0][i]);
+			for (int u = 0; u < 16; u++)
+				sums[j - j0][16 * i + u] += t[u];
+		}
+}
+
 /* one quad row (t = 0..3 rows present, nr columns) the portable way */
 static void pack_quad(const int8_t *r, size_t ldb, size_t rows, size_t nr,
 		      int8_t *d, uint32_t *sum)
@@ -117,17 +186,23 @@ void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b, size_t ldb,
 {
 	size_t kpad = gemm_round_up(kc, GEMM_KGRAN_BYTES);
 	size_t kfull = kc / 4 * 4;
-	size_t npanels = (nc + GEMM_NR - 1) / GEMM_NR;
-	int avx2 = gemm_cpu_avx2();
+	size_t npanels = (nc + GEMM_NR - 1) / GEMM_NR, nfull = nc / GEMM_NR;
+	int avx2 = gemm_cpu_avx2(), avx512 = gemm_cpu_avx512bw();
 
 	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
 		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;
+		size_t jf = j1 < nfull ? j1 : nfull;	/* nfull >= j0 */
+		/* whole pairs of full panels by AVX-512, the rest by AVX2 */
+		size_t jp = avx2 && avx512 ? j0 + (jf - j0) / 2 * 2 : j0;
 		uint32_t sums[PACK_PANELS][GEMM_NR];
 
 		memset(sums, 0, sizeof(sums));
+		if (jp > j0)
+			pack_pairs_avx512(kfull, j0, jp, b, ldb, dst,
+					  panel_stride, sums, !!corr);
 		if (avx2) {
-			pack_group_avx2(kfull, nc, j0, j1, b, ldb, dst,
-					panel_stride, sums, !!corr);
+			pack_group_avx2(kfull, nc, jp, j1, b, ldb, dst,
+					panel_stride, sums + (jp - j0), !!corr);
 		} else {
 			for (size_t q = 0; q < kfull; q += 4)
 				for (size_t j = j0; j < j1; j++) {
