@@ -149,12 +149,14 @@ struct gemm_bpanels {
  * C[ic + ir, jc + jr] (+)= the micro-panel of A at @a (in place, rows lda
  * apart, when @direct; packed otherwise) times B micro-panel jr; @first:
  * the first micro-panel of A against it in this block (see bs->fuse).
+ * Inlined into gemm_macro(): as a call it took 1.3 % of a 256^3 u8s8
+ * product with prepacked B on Zen 5, about 10 cycles per 12 x 32 kernel.
  */
-static inline void gemm_micro(const struct gemm_job *j,
-			      const struct gemm_kblk *kb,
-			      const struct gemm_bpanels *bs, int direct,
-			      const uint8_t *a, size_t mrb, size_t row,
-			      size_t col, size_t jr, size_t ncb, int first)
+static inline __attribute__((always_inline)) void
+gemm_micro(const struct gemm_job *j, const struct gemm_kblk *kb,
+	   const struct gemm_bpanels *bs, int direct, const uint8_t *a,
+	   size_t mrb, size_t row, size_t col, size_t jr, size_t ncb,
+	   int first)
 {
 	size_t nr = ncb - jr < GEMM_NR ? ncb - jr : GEMM_NR;
 	const uint8_t *bp = bs->bp + jr / GEMM_NR * bs->bstride;
