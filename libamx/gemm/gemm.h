@@ -308,6 +308,73 @@ static inline void gemm_amx_prefetch_a(const void *a, size_t as)
 		__builtin_prefetch(p + r * as, 0, 3);
 }
 
+/* the dot-product instruction of an AMX kernel, fixed at compile time */
+enum gemm_amx_tdp { GEMM_TDP_BF16PS, GEMM_TDP_BSSD, GEMM_TDP_BUSD };
+
+#define GEMM_AMX_TDP(op, c, a, b) do {					\
+	if ((op) == GEMM_TDP_BF16PS)					\
+		amx_tdpbf16ps(c, a, b);					\
+	else if ((op) == GEMM_TDP_BSSD)					\
+		amx_tdpbssd(c, a, b);					\
+	else								\
+		amx_tdpbusd(c, a, b);					\
+} while (0)
+
+/*
+ * The K loop of the AMX kernels, per K step of 64 bytes: A tiles 4-5 (rows
+ * @as bytes apart, @ak bytes further each step), B tiles 6-7 from the VNNI
+ * panel (16 rows of 128 bytes: 32 columns of a bf16 pair or an int8 quad),
+ * four dot products into C tiles 0-3.  @rows2 / @cols2: the second row /
+ * column of tiles is in use (compile-time constants, like @op).  With pf >
+ * 0 the A rows of step t + pf are prefetched at step t.
+ */
+static inline __attribute__((always_inline)) void
+gemm_amx_kloop(size_t kt, const uint8_t *a, size_t as, size_t ak,
+	       const uint8_t *b, size_t pf, const int rows2, const int cols2,
+	       const enum gemm_amx_tdp op)
+{
+	for (size_t t = 0; t < kt; t++) {
+		if (rows2 && pf && t + pf < kt)
+			gemm_amx_prefetch_a(a + pf * ak, as);
+		amx_tile_load(4, a, as);
+		if (rows2)
+			amx_tile_load(5, a + 16 * as, as);
+		amx_tile_load(6, b, 128);
+		if (cols2)
+			amx_tile_load(7, b + 64, 128);
+		GEMM_AMX_TDP(op, 0, 4, 6);
+		if (cols2)
+			GEMM_AMX_TDP(op, 1, 4, 7);
+		if (rows2)
+			GEMM_AMX_TDP(op, 2, 5, 6);
+		if (rows2 && cols2)
+			GEMM_AMX_TDP(op, 3, 5, 7);
+		a += ak;
+		b += 16 * 128;
+	}
+}
+
+/*
+ * A whole AMX kernel body (gemm_amx_ukr below) for dot product @op: C
+ * loaded or zeroed, the K loop for the block's shape, C stored.
+ */
+static inline __attribute__((always_inline)) void
+gemm_amx_body(size_t kt, const void *a, size_t as, size_t ak, const void *b,
+	      void *c, size_t ldc, int acc, size_t pf, int half, int narrow,
+	      const enum gemm_amx_tdp op)
+{
+	gemm_amx_c_begin(c, ldc * 4, acc, half, narrow);
+	if (!half && !narrow)
+		gemm_amx_kloop(kt, a, as, ak, b, pf, 1, 1, op);
+	else if (!narrow)
+		gemm_amx_kloop(kt, a, as, ak, b, 0, 0, 1, op);
+	else if (!half)
+		gemm_amx_kloop(kt, a, as, ak, b, pf, 1, 0, op);
+	else
+		gemm_amx_kloop(kt, a, as, ak, b, 0, 0, 0, op);
+	gemm_amx_c_end(c, ldc * 4, half, narrow);
+}
+
 /*
  * An AMX micro-kernel on a whole block: kt K steps, A rows @as bytes apart
  * and @ak bytes further each K step (packed: 64 and 32 x 64; in place: lda
@@ -337,22 +404,30 @@ AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
 			       const struct gemm_blocks *bs);
 
 /*
- * The two entry points of an AMX kernel body @ukr: @name over a packed A
- * micro-panel (rows 64 bytes apart, 32 x 64 bytes a K step) and
- * @name##_direct over A in place (rows lda apart, 64 bytes a K step).
+ * The kernel for dot product @op (enum gemm_amx_tdp) as two entry points:
+ * @name over a packed A micro-panel (rows 64 bytes apart, 32 x 64 bytes a
+ * K step) and @name##_direct over A in place (rows lda apart, 64 bytes a
+ * K step), each through gemm_amx_block() with the body @name##_body.
  */
-#define GEMM_AMX_ENTRIES(name, ukr)					\
+#define GEMM_AMX_ENTRIES(name, op)					\
+static void name##_body(size_t kt, const void *a, size_t as, size_t ak,	\
+			const void *b, void *c, size_t ldc, int acc,	\
+			size_t pf, int half, int narrow)		\
+{									\
+	gemm_amx_body(kt, a, as, ak, b, c, ldc, acc, pf, half, narrow,	\
+		      op);						\
+}									\
 GEMM_UKR(name)								\
 {									\
 	(void)corr;							\
-	gemm_amx_block(ukr, mr, nr, kcpad_bytes / 64, ap, 64, 32 * 64,	\
-		       bp, c, ldc, acc, bs);				\
+	gemm_amx_block(name##_body, mr, nr, kcpad_bytes / 64, ap, 64,	\
+		       32 * 64, bp, c, ldc, acc, bs);			\
 }									\
 GEMM_UKR_DIRECT(name##_direct)						\
 {									\
 	(void)corr;							\
-	gemm_amx_block(ukr, mr, nr, k_bytes / 64, a, lda_bytes, 64, bp,	\
-		       c, ldc, acc, bs);				\
+	gemm_amx_block(name##_body, mr, nr, k_bytes / 64, a, lda_bytes,	\
+		       64, bp, c, ldc, acc, bs);			\
 }
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */

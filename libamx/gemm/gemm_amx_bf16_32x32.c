@@ -11,7 +11,9 @@
  * tuner decides whether that helps; on the measured Xeon it did not).
  * Blocks of at most 16 rows run the half kernel (2 TDPs a K step), edge
  * blocks of at most 16 columns (partial tiles) the narrow one.  Edges go
- * through gemm_amx_block().  Uses amx.h's tile macros, whose asm
+ * through gemm_amx_block().  The K loop and the C handling are gemm.h's
+ * gemm_amx_body(), shared with the int8 kernels, the dot product fixed at
+ * compile time.  Uses amx.h's tile macros, whose asm
  * tells the compiler that tile loads read memory (gcc 12's _tile_loadd()
  * does not, so stores to a buffer just before a tile load may be moved).
  *
@@ -20,46 +22,4 @@
  */
 #include "gemm.h"
 
-/* the K loop; rows2 / cols2: the second row / column of tiles is in use */
-static inline __attribute__((always_inline)) void
-kloop(size_t kt, const uint8_t *a, size_t as, size_t ak, const uint16_t *b,
-      size_t pf, const int rows2, const int cols2)
-{
-	for (size_t t = 0; t < kt; t++) {
-		if (rows2 && pf && t + pf < kt)
-			gemm_amx_prefetch_a(a + pf * ak, as);
-		amx_tile_load(4, a, as);
-		if (rows2)
-			amx_tile_load(5, a + 16 * as, as);
-		amx_tile_load(6, b, 128);
-		if (cols2)
-			amx_tile_load(7, b + 32, 128);
-		amx_tdpbf16ps(0, 4, 6);
-		if (cols2)
-			amx_tdpbf16ps(1, 4, 7);
-		if (rows2)
-			amx_tdpbf16ps(2, 5, 6);
-		if (rows2 && cols2)
-			amx_tdpbf16ps(3, 5, 7);
-		a += ak;		/* 32 bf16 of K */
-		b += 16 * 2 * GEMM_NR;	/* 16 K pairs x 32 columns x 2 */
-	}
-}
-
-static void ukr(size_t kt, const void *ap, size_t as, size_t ak,
-		const void *bp, void *c, size_t ldc, int acc, size_t pf,
-		int half, int narrow)
-{
-	gemm_amx_c_begin(c, ldc * sizeof(float), acc, half, narrow);
-	if (!half && !narrow)
-		kloop(kt, ap, as, ak, bp, pf, 1, 1);
-	else if (!narrow)
-		kloop(kt, ap, as, ak, bp, 0, 0, 1);
-	else if (!half)
-		kloop(kt, ap, as, ak, bp, pf, 1, 0);
-	else
-		kloop(kt, ap, as, ak, bp, 0, 0, 0);
-	gemm_amx_c_end(c, ldc * sizeof(float), half, narrow);
-}
-
-GEMM_AMX_ENTRIES(gemm_ukr_amx_bf16, ukr)
+GEMM_AMX_ENTRIES(gemm_ukr_amx_bf16, GEMM_TDP_BF16PS)
