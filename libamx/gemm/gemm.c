@@ -303,9 +303,22 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	if (jit && kc * esz > gemm_small_m_kc_bytes())
 		kc = gemm_small_m_kc_bytes() / esz;
 	kcmax = gemm_round_up((kc < j->k ? kc : j->k) * esz, 64);
+	group = jit_panels(kcmax) * GEMM_NR;
+	/*
+	 * A-resident with A in place: B is the operand that streams, its kc
+	 * x nc block once per micro-panel of A, and nothing is repacked per
+	 * column block; so nc is cut to what the small-M path keeps in L2.
+	 * 1024^3 on Zen 5 (A in place, K one block: 2 MiB bf16 / 1 MiB int8
+	 * of B per block at nc = 2048), prepacked, 4 runs each against
+	 * oneDNN: u8s8 0.96-0.98x -> 0.97-1.00x, bf16 0.98-1.01x ->
+	 * 0.98-1.01x (neutral).  With A packed, a smaller nc would pack all
+	 * of A once more per column block (2048^3 bf16, lda 4 KiB: 1.02x ->
+	 * 0.91-0.93x at nc = 256).
+	 */
+	if (direct && a_res && nc > group)
+		nc = group;
 	mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
 	ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
-	group = jit_panels(kcmax) * GEMM_NR;
 	asz = direct ? be->direct_whole_rows ? mr * kcmax : 0 :
 		       (a_res ? mr : mcmax) * kcmax;
 	nbuf = jit && ncmax > group ? group : ncmax;
