@@ -308,8 +308,8 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	 * A-resident with A in place: B is the operand that streams, its kc
 	 * x nc block once per micro-panel of A, and nothing is repacked per
 	 * column block; so nc is cut to what the small-M path keeps in L2.
-	 * 1024^3 on Zen 5 (A in place, K one block: 2 MiB bf16 / 1 MiB int8
-	 * of B per block at nc = 2048), prepacked, 4 runs each against
+	 * 1024^3 on Zen 5 (A in place, K and N one block each: 2 MiB bf16 /
+	 * 1 MiB int8 of B per block before), prepacked, 4 runs each against
 	 * oneDNN: u8s8 0.96-0.98x -> 0.97-1.00x, bf16 0.98-1.01x ->
 	 * 0.98-1.01x (neutral).  With A packed, a smaller nc would pack all
 	 * of A once more per column block (2048^3 bf16, lda 4 KiB: 1.02x ->
