@@ -49,6 +49,7 @@ struct gemm_job {
 	size_t ldc;		/* elements; C elements are 4 bytes */
 	struct gemm_blocks bs;
 	int direct;		/* the kernels read A in place (a_in_place()) */
+	unsigned int simd;	/* what the packers may use (gemm_simd()) */
 	unsigned int next_task;
 	int err;
 };
@@ -93,10 +94,12 @@ static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 {
 	if (j->op == GEMM_OP_BF16)
 		gemm_pack_b_bf16(kcb, ncb, (const uint16_t *)j->b + pc * j->ldb + jc,
-				 j->ldb, (uint16_t *)(void *)dst, stride / 2);
+				 j->ldb, (uint16_t *)(void *)dst, stride / 2,
+				 j->simd);
 	else
 		gemm_pack_b_s8(kcb, ncb, (const int8_t *)j->b + pc * j->ldb + jc,
-			       j->ldb, (int8_t *)dst, stride, corr, GEMM_NR);
+			       j->ldb, (int8_t *)dst, stride, corr, GEMM_NR,
+			       j->simd);
 }
 
 /*
@@ -218,12 +221,12 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 		       tail != mr / 2 ? mcb - tail : mcb;
 
 	if (!direct && !apk && !a_res) {
-		be->pack_a(mcb, kbytes, ablk, j->lda, abuf, flip);
+		be->pack_a(mcb, kbytes, ablk, j->lda, abuf, flip, j->simd);
 		apk = abuf;
 	}
 	if (iedge < mcb && !a_res)
 		be->pack_a(tail, kbytes, ablk + iedge * j->lda, j->lda, abuf,
-			   flip);
+			   flip, j->simd);
 	if (a_res) {
 		for (size_t ir = 0; ir < mcb; ir += mr) {
 			size_t mrb = mcb - ir < mr ? mcb - ir : mr;
@@ -233,7 +236,8 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 			if (apk) {
 				a = apk + ir * kb->kcpad;
 			} else if (!d) {
-				be->pack_a(mrb, kbytes, a, j->lda, abuf, flip);
+				be->pack_a(mrb, kbytes, a, j->lda, abuf, flip,
+					   j->simd);
 				a = abuf;
 			}
 			for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
@@ -351,7 +355,7 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 					be->pack_a(m1 - m0, kb.kcb * esz,
 						   j->a + m0 * j->lda + pc * esz,
 						   j->lda, abuf,
-						   need_corr ? 0x80 : 0);
+						   need_corr ? 0x80 : 0, j->simd);
 					apk = abuf;
 				}
 				for (size_t g = 0; g < ncb; g += group) {
@@ -561,6 +565,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	j.ldc = ldc;
 	gemm_blocks_get(j.be, op, &j.bs, NULL);
 	j.direct = a_in_place(&j);
+	j.simd = gemm_simd();
 
 	want = 2.0 * m * n * k < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
 	amx_pool_run(gemm_thread, &j, want);
@@ -661,6 +666,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	struct gemm_blocks bs;
 	uintptr_t lo, hi;
 	size_t esz, kpad, npanels, bytes, cbytes;
+	unsigned int simd;
 	int ret;
 
 	if (!out)
@@ -676,6 +682,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	if (ret)
 		return ret;
 	gemm_blocks_get(gemm_select_backend(op), op, &bs, NULL);
+	simd = gemm_simd();
 	if (k > SIZE_MAX / 2 - 64 || n > SIZE_MAX / 2 - GEMM_NR)
 		return -EOVERFLOW;
 	kpad = gemm_round_up(k * esz, 64);
@@ -712,12 +719,13 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 
 		if (op == GEMM_OP_BF16)
 			gemm_pack_b_bf16(kcb, n, (const uint16_t *)b + pc * ldb,
-					 ldb, (uint16_t *)(void *)dst, stride / 2);
+					 ldb, (uint16_t *)(void *)dst, stride / 2,
+					 simd);
 		else
 			gemm_pack_b_s8(kcb, n, (const int8_t *)b + pc * ldb,
 				       ldb, (int8_t *)dst, stride,
 				       pb->corr + pc / bs.kc * GEMM_NR,
-				       pb->nkb * GEMM_NR);
+				       pb->nkb * GEMM_NR, simd);
 	}
 	*out = pb;
 	return 0;

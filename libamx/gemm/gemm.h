@@ -126,7 +126,8 @@ struct gemm_backend {
 	 * mr * kcpad bytes each; each byte XORed with @flip.
 	 */
 	void (*pack_a)(size_t mc, size_t kc_bytes, const uint8_t *a,
-		       size_t lda_bytes, uint8_t *dst, uint8_t flip);
+		       size_t lda_bytes, uint8_t *dst, uint8_t flip,
+		       unsigned int simd);
 	/*
 	 * Loop order of the macro-kernel: 1 keeps an A micro-panel in L1
 	 * across the B micro-panels (ir outer, jr inner), 0 a B micro-panel
@@ -176,6 +177,16 @@ AMX_HIDDEN int gemm_cpu_avx512vnni(void);
 AMX_HIDDEN int gemm_cpu_avx2(void);
 /* AVX-512 F, BW and VL, with the OS saving their state */
 AMX_HIDDEN int gemm_cpu_avx512bw(void);
+
+/*
+ * The vector instructions the packers may use, passed to them as @simd:
+ * GEMM_SIMD_AVX2 and GEMM_SIMD_AVX512 (F, BW, VL) where the CPU and OS
+ * have them, none under AMX_FORCE_FALLBACK=c, which promises the portable
+ * C implementation only.  Read once per GEMM call or packed B.
+ */
+#define GEMM_SIMD_AVX2		1u
+#define GEMM_SIMD_AVX512	2u
+AMX_HIDDEN unsigned int gemm_simd(void);
 AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op);
 
 /*
@@ -187,10 +198,12 @@ AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op);
  * which turns u8 (a ^ 0x80) x s8 products back into s8 x s8 on VNNI.
  */
 AMX_HIDDEN void gemm_pack_b_bf16(size_t kc, size_t nc, const uint16_t *b,
-				 size_t ldb, uint16_t *dst, size_t panel_stride);
+				 size_t ldb, uint16_t *dst, size_t panel_stride,
+				 unsigned int simd);
 AMX_HIDDEN void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b,
 			       size_t ldb, int8_t *dst, size_t panel_stride,
-			       int32_t *corr, size_t corr_stride);
+			       int32_t *corr, size_t corr_stride,
+			       unsigned int simd);
 
 /*
  * Packed A block, byte-generic (esz = 2 bf16, 1 int8; rows of kc elements):
@@ -201,7 +214,8 @@ AMX_HIDDEN void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b,
  * Each byte of A is XORed with @flip (0x80 turns s8 into biased u8).
  */
 AMX_HIDDEN void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
-				 size_t lda_bytes, uint8_t *dst, uint8_t flip);
+				 size_t lda_bytes, uint8_t *dst, uint8_t flip,
+				 unsigned int simd);
 AMX_HIDDEN void gemm_pack_a_tile(size_t mc, size_t kc_bytes, const uint8_t *a,
 				 size_t lda_bytes, uint8_t *dst, uint8_t flip);
 

@@ -82,6 +82,16 @@ int gemm_cpu_avx512bw(void)
 	return !!(cpu_get() & 8);
 }
 
+unsigned int gemm_simd(void)
+{
+	bool ignored;
+
+	if (amx__force_fallback(&ignored) == AMX_FORCE_C)
+		return 0;
+	return (gemm_cpu_avx2() ? GEMM_SIMD_AVX2 : 0) |
+	       (gemm_cpu_avx512bw() ? GEMM_SIMD_AVX512 : 0);
+}
+
 /*
  * AMX_FORCE_FALLBACK=1 avoids AMX, =c also avoids AVX-512; other values are
  * ignored (amx__force_fallback()).  Read at each call so a process can

@@ -101,12 +101,13 @@ static void pack_a_vnni_avx512(size_t mr, size_t q64, const uint8_t *a,
 
 /* [kcpad/4][mr] 32-bit groups per micro-panel of up to GEMM_MR_AVX rows */
 void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
-		      size_t lda_bytes, uint8_t *dst, uint8_t flip)
+		      size_t lda_bytes, uint8_t *dst, uint8_t flip,
+		      unsigned int simd)
 {
 	size_t kpad = gemm_round_up(kc_bytes, GEMM_KGRAN_BYTES);
 	size_t kfull = kc_bytes / 4 * 4;
-	size_t q8 = gemm_cpu_avx2() ? kc_bytes / 32 * 32 : 0;
-	size_t q64 = gemm_cpu_avx512bw() ? kc_bytes / 64 * 64 : 0;
+	size_t q8 = simd & GEMM_SIMD_AVX2 ? kc_bytes / 32 * 32 : 0;
+	size_t q64 = simd & GEMM_SIMD_AVX512 ? kc_bytes / 64 * 64 : 0;
 	uint32_t fl = flip * 0x01010101u;
 
 	for (size_t i = 0; i < mc; i += GEMM_MR_AVX) {

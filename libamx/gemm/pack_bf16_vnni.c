@@ -113,15 +113,14 @@ static void pack_full_avx512(size_t p1, size_t j0, size_t j1,
 }
 
 void gemm_pack_b_bf16(size_t kc, size_t nc, const uint16_t *b, size_t ldb,
-		      uint16_t *dst, size_t panel_stride)
+		      uint16_t *dst, size_t panel_stride, unsigned int simd)
 {
 	size_t kpad = gemm_round_up(kc, GEMM_KGRAN_BYTES / 2);
 	size_t kc2 = gemm_round_up(kc, 2);
 	size_t npanels = (nc + GEMM_NR - 1) / GEMM_NR;
 	size_t nfull = nc / GEMM_NR;	/* panels of GEMM_NR columns */
-	int avx2 = gemm_cpu_avx2();
-	/* either implies AVX-512F/BW usable (gemm_cpu.c) */
-	int avx512 = gemm_cpu_avx512bf16() || gemm_cpu_avx512vnni();
+	int avx2 = !!(simd & GEMM_SIMD_AVX2);
+	int avx512 = avx2 && (simd & GEMM_SIMD_AVX512);
 
 	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
 		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;

@@ -182,12 +182,13 @@ static void pack_group_avx2(size_t kc, size_t nc, size_t j0, size_t j1,
 
 void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b, size_t ldb,
 		    int8_t *dst, size_t panel_stride, int32_t *corr,
-		    size_t corr_stride)
+		    size_t corr_stride, unsigned int simd)
 {
 	size_t kpad = gemm_round_up(kc, GEMM_KGRAN_BYTES);
 	size_t kfull = kc / 4 * 4;
 	size_t npanels = (nc + GEMM_NR - 1) / GEMM_NR, nfull = nc / GEMM_NR;
-	int avx2 = gemm_cpu_avx2(), avx512 = gemm_cpu_avx512bw();
+	int avx2 = !!(simd & GEMM_SIMD_AVX2);
+	int avx512 = !!(simd & GEMM_SIMD_AVX512);
 
 	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
 		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;
