@@ -49,7 +49,7 @@ struct gemm_job {
 	size_t ldc;		/* elements; C elements are 4 bytes */
 	struct gemm_blocks bs;
 	int direct;		/* the kernels read A in place (a_in_place()) */
-	unsigned int simd;	/* what the packers may use (gemm_simd()) */
+	unsigned int simd;	/* what the packers may use (gemm_select_backend()) */
 	unsigned int next_task;
 	int err;
 };
@@ -550,7 +550,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 
 	memset(&j, 0, sizeof(j));
 	j.op = op;
-	j.be = gemm_select_backend(op);
+	j.be = gemm_select_backend(op, &j.simd);
 	j.flags = flags;
 	j.m = m;
 	j.n = n;
@@ -565,7 +565,6 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	j.ldc = ldc;
 	gemm_blocks_get(j.be, op, &j.bs, NULL);
 	j.direct = a_in_place(&j);
-	j.simd = gemm_simd();
 
 	want = 2.0 * m * n * k < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
 	amx_pool_run(gemm_thread, &j, want);
@@ -681,8 +680,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	ret = span(k, n, ldb, esz, b, &lo, &hi);
 	if (ret)
 		return ret;
-	gemm_blocks_get(gemm_select_backend(op), op, &bs, NULL);
-	simd = gemm_simd();
+	gemm_blocks_get(gemm_select_backend(op, &simd), op, &bs, NULL);
 	if (k > SIZE_MAX / 2 - 64 || n > SIZE_MAX / 2 - GEMM_NR)
 		return -EOVERFLOW;
 	kpad = gemm_round_up(k * esz, 64);

@@ -179,15 +179,16 @@ AMX_HIDDEN int gemm_cpu_avx2(void);
 AMX_HIDDEN int gemm_cpu_avx512bw(void);
 
 /*
- * The vector instructions the packers may use, passed to them as @simd:
- * GEMM_SIMD_AVX2 and GEMM_SIMD_AVX512 (F, BW, VL) where the CPU and OS
- * have them, none under AMX_FORCE_FALLBACK=c, which promises the portable
- * C implementation only.  Read once per GEMM call or packed B.
+ * The backend for @op and, in *@simd unless NULL, the vector instructions
+ * the packers may use (passed to them as @simd): GEMM_SIMD_AVX2 and
+ * GEMM_SIMD_AVX512 (F, BW, VL) where the CPU and OS have them, none under
+ * AMX_FORCE_FALLBACK=c, which promises the portable C implementation only.
+ * Both from one reading of the environment, once per GEMM call or packed B.
  */
 #define GEMM_SIMD_AVX2		1u
 #define GEMM_SIMD_AVX512	2u
-AMX_HIDDEN unsigned int gemm_simd(void);
-AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op);
+AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op,
+							  unsigned int *simd);
 
 /*
  * Packed B block: panels of GEMM_NR columns; panel j holds kcpad/g groups of

@@ -82,27 +82,23 @@ int gemm_cpu_avx512bw(void)
 	return !!(cpu_get() & 8);
 }
 
-unsigned int gemm_simd(void)
-{
-	bool ignored;
-
-	if (amx__force_fallback(&ignored) == AMX_FORCE_C)
-		return 0;
-	return (gemm_cpu_avx2() ? GEMM_SIMD_AVX2 : 0) |
-	       (gemm_cpu_avx512bw() ? GEMM_SIMD_AVX512 : 0);
-}
-
 /*
- * AMX_FORCE_FALLBACK=1 avoids AMX, =c also avoids AVX-512; other values are
- * ignored (amx__force_fallback()).  Read at each call so a process can
- * switch (tests do).
+ * AMX_FORCE_FALLBACK=1 avoids AMX, =c also avoids AVX-512 and, in the
+ * packers, AVX2 (*simd 0); other values are ignored
+ * (amx__force_fallback()).  Read at each call so a process can switch
+ * (tests do).
  */
-const struct gemm_backend *gemm_select_backend(enum gemm_op op)
+const struct gemm_backend *gemm_select_backend(enum gemm_op op,
+					       unsigned int *simd)
 {
 	bool ignored;
 	int mode = amx__force_fallback(&ignored);
 	int force = mode != AMX_FORCE_NONE, force_c = mode == AMX_FORCE_C;
 
+	if (simd)
+		*simd = force_c ? 0 :
+			(gemm_cpu_avx2() ? GEMM_SIMD_AVX2 : 0) |
+			(gemm_cpu_avx512bw() ? GEMM_SIMD_AVX512 : 0);
 	if (!force && amx_status() == 0)
 		return &gemm_backend_amx;
 	if (!force_c) {
@@ -117,9 +113,9 @@ const struct gemm_backend *gemm_select_backend(enum gemm_op op)
 int amx_gemm_backend(enum amx_gemm_type type)
 {
 	if (type == AMX_GEMM_BF16)
-		return gemm_select_backend(GEMM_OP_BF16)->id;
+		return gemm_select_backend(GEMM_OP_BF16, NULL)->id;
 	if (type == AMX_GEMM_S8)
-		return gemm_select_backend(GEMM_OP_S8S8)->id;
+		return gemm_select_backend(GEMM_OP_S8S8, NULL)->id;
 	return -EINVAL;
 }
 
