@@ -32,12 +32,11 @@ struct fused_b {
 };
 
 /*
- * Rows of B read ahead: 64-byte pieces of rows ldb apart, from L3 or
- * memory when B is large, are latency-bound without it (as in the
- * packers).  Not past the K block: beyond the end of B that would be
- * page walks for nothing.
+ * Rows of B read ahead: 64-byte pieces of rows ldb apart, as in the
+ * packers (GEMM_PACK_AHEAD).  Not past the K block: beyond the end of B
+ * that would be page walks for nothing.
  */
-#define FUSED_AHEAD 32
+#define FUSED_AHEAD GEMM_PACK_AHEAD
 
 static inline __attribute__((always_inline)) void
 fused_pair(struct fused_b *f, int ahead_ok, __m512bh *b0, __m512bh *b1)

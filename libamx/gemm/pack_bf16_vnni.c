@@ -4,23 +4,14 @@
  * columns: panel[p][j][0..1] = B[2p + 0..1][j], zero past kc and nc, K
  * padded to a whole tile (32 bf16).
  *
- * Rows are walked in order for a group of PACK_PANELS panels at a time, so
- * each row is read in long sequential pieces (reading one 64-byte panel
- * column of every row instead costs a TLB miss per row).
+ * Rows are walked in order for a group of GEMM_PACK_PANELS panels at a
+ * time, so each row is read in long sequential pieces (reading one 64-byte
+ * panel column of every row instead costs a TLB miss per row).
  */
 #include <string.h>
 #include <immintrin.h>
 
 #include "gemm.h"
-
-#define PACK_PANELS 8
-/*
- * Rows read ahead with a software prefetch.  512-byte pieces of rows 8 KiB
- * apart are too short for the hardware prefetchers: without it packing
- * read B at 11 GB/s on Zen 5 (plain loads reach 42 GB/s), with 32 rows
- * ahead at 17-19 GB/s.
- */
-#define PACK_AHEAD 32
 
 /* one K pair of one panel; r1 NULL past kc, nr < GEMM_NR zero-fills */
 static void pack_pair(const uint16_t *r0, const uint16_t *r1, size_t nr,
@@ -65,9 +56,9 @@ static void pack_full_avx2(size_t p1, size_t j0, size_t j1,
 {
 	for (size_t p = 0; p < p1; p += 2)
 		for (size_t j = j0; j < j1; j++) {
-			const uint16_t *ahead = b + (p + PACK_AHEAD) * ldb + j * GEMM_NR;
+			const uint16_t *ahead = b + (p + GEMM_PACK_AHEAD) * ldb + j * GEMM_NR;
 
-			if (p + PACK_AHEAD + 1 < p1) {
+			if (p + GEMM_PACK_AHEAD + 1 < p1) {
 				_mm_prefetch((const char *)ahead, _MM_HINT_T0);
 				_mm_prefetch((const char *)(ahead + ldb), _MM_HINT_T0);
 			}
@@ -98,10 +89,10 @@ static void pack_full_avx512(size_t p1, size_t j0, size_t j1,
 			uint16_t *d = dst + j * panel_stride + p * GEMM_NR;
 			__m512i x0, x1;
 
-			if (p + PACK_AHEAD + 1 < p1) {
-				_mm_prefetch((const char *)(r0 + PACK_AHEAD * ldb),
+			if (p + GEMM_PACK_AHEAD + 1 < p1) {
+				_mm_prefetch((const char *)(r0 + GEMM_PACK_AHEAD * ldb),
 					     _MM_HINT_T0);
-				_mm_prefetch((const char *)(r0 + (PACK_AHEAD + 1) * ldb),
+				_mm_prefetch((const char *)(r0 + (GEMM_PACK_AHEAD + 1) * ldb),
 					     _MM_HINT_T0);
 			}
 			x0 = _mm512_loadu_si512(r0);
@@ -122,8 +113,8 @@ void gemm_pack_b_bf16(size_t kc, size_t nc, const uint16_t *b, size_t ldb,
 	int avx2 = !!(simd & GEMM_SIMD_AVX2);
 	int avx512 = avx2 && (simd & GEMM_SIMD_AVX512);
 
-	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
-		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;
+	for (size_t j0 = 0; j0 < npanels; j0 += GEMM_PACK_PANELS) {
+		size_t j1 = j0 + GEMM_PACK_PANELS < npanels ? j0 + GEMM_PACK_PANELS : npanels;
 		size_t jf = j1 < nfull ? j1 : nfull > j0 ? nfull : j0;
 		size_t pfull = avx2 ? kc / 2 * 2 : 0;	/* done by AVX2 */
 

@@ -6,18 +6,14 @@
  * corr[j] = -128 * sum_k B[k][j] (mod 2^32) used by the VNNI fallback for
  * s8 x s8 (A is biased to u8 by +128).
  *
- * Rows are walked in order for a group of PACK_PANELS panels at a time, so
- * each row is read in 256-byte pieces rather than one 32-byte panel column
- * of every row (a TLB miss per row when B is wide).
+ * Rows are walked in order for a group of GEMM_PACK_PANELS panels at a
+ * time, so each row is read in 256-byte pieces rather than one 32-byte
+ * panel column of every row (a TLB miss per row when B is wide).
  */
 #include <string.h>
 #include <immintrin.h>
 
 #include "gemm.h"
-
-#define PACK_PANELS 8
-/* rows read ahead with a software prefetch (see pack_bf16_vnni.c) */
-#define PACK_AHEAD 32
 
 /*
  * Four full rows of 32 columns into 128 bytes of VNNI quads: vpunpck{l,h}bw
@@ -72,7 +68,7 @@ static void pack_pairs_avx512(size_t kc, size_t j0, size_t j1,
 			      size_t panel_stride, uint32_t (*sums)[GEMM_NR],
 			      int want_sum)
 {
-	__m512i vs[PACK_PANELS][2];
+	__m512i vs[GEMM_PACK_PANELS][2];
 	const __m512i ones8 = _mm512_set1_epi8(1), ones16 = _mm512_set1_epi16(1);
 
 	memset(vs, 0, sizeof(vs));
@@ -83,9 +79,9 @@ static void pack_pairs_avx512(size_t kc, size_t j0, size_t j1,
 			__m512i r0, r1, r2, r3, a, c, e, f, q0, q1, q2, q3;
 			__m512i s0, s1, s2, s3, v[4];
 
-			if (q + PACK_AHEAD + 4 <= kc)
+			if (q + GEMM_PACK_AHEAD + 4 <= kc)
 				for (int t = 0; t < 4; t++)
-					_mm_prefetch((const char *)(r + (PACK_AHEAD + t) * ldb),
+					_mm_prefetch((const char *)(r + (GEMM_PACK_AHEAD + t) * ldb),
 						     _MM_HINT_T0);
 			r0 = _mm512_loadu_si512(r);
 			r1 = _mm512_loadu_si512(r + ldb);
@@ -146,7 +142,7 @@ static void pack_group_avx2(size_t kc, size_t nc, size_t j0, size_t j1,
 			    size_t panel_stride, uint32_t (*sums)[GEMM_NR],
 			    int want_sum)
 {
-	__m256i vs[PACK_PANELS][4];
+	__m256i vs[GEMM_PACK_PANELS][4];
 	size_t q;
 
 	memset(vs, 0, sizeof(vs));
@@ -156,8 +152,8 @@ static void pack_group_avx2(size_t kc, size_t nc, size_t j0, size_t j1,
 			size_t nr = nc - col < GEMM_NR ? nc - col : GEMM_NR;
 			int8_t *d = dst + j * panel_stride + q * GEMM_NR;
 
-			if (q + PACK_AHEAD + 4 <= kc) {
-				const int8_t *ahead = b + (q + PACK_AHEAD) * ldb + col;
+			if (q + GEMM_PACK_AHEAD + 4 <= kc) {
+				const int8_t *ahead = b + (q + GEMM_PACK_AHEAD) * ldb + col;
 
 				for (int t = 0; t < 4; t++)
 					_mm_prefetch((const char *)(ahead + t * ldb),
@@ -190,12 +186,12 @@ void gemm_pack_b_s8(size_t kc, size_t nc, const int8_t *b, size_t ldb,
 	int avx2 = !!(simd & GEMM_SIMD_AVX2);
 	int avx512 = !!(simd & GEMM_SIMD_AVX512);
 
-	for (size_t j0 = 0; j0 < npanels; j0 += PACK_PANELS) {
-		size_t j1 = j0 + PACK_PANELS < npanels ? j0 + PACK_PANELS : npanels;
+	for (size_t j0 = 0; j0 < npanels; j0 += GEMM_PACK_PANELS) {
+		size_t j1 = j0 + GEMM_PACK_PANELS < npanels ? j0 + GEMM_PACK_PANELS : npanels;
 		size_t jf = j1 < nfull ? j1 : nfull;	/* nfull >= j0 */
 		/* whole pairs of full panels by AVX-512, the rest by AVX2 */
 		size_t jp = avx2 && avx512 ? j0 + (jf - j0) / 2 * 2 : j0;
-		uint32_t sums[PACK_PANELS][GEMM_NR];
+		uint32_t sums[GEMM_PACK_PANELS][GEMM_NR];
 
 		memset(sums, 0, sizeof(sums));
 		if (jp > j0)
