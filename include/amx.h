@@ -439,6 +439,17 @@ enum amx_gemm_edge {
 	AMX_GEMM_EDGE_TILES = 1,	/* partial tile configurations */
 };
 
+/*
+ * When the AMX backend moves its C tiles to and from memory: all before
+ * and after a block's K loop, or each one inside the first and last K
+ * step, next to its own dot product, so that the moves overlap the
+ * other tiles' work.  Other backends ignore it (and report BLOCK).
+ */
+enum amx_gemm_cio {
+	AMX_GEMM_CIO_BLOCK = 0,		/* around the K loop (the default) */
+	AMX_GEMM_CIO_INTERLEAVE = 1,	/* inside the first and last K step */
+};
+
 struct amx_gemm_blocking {
 	uint32_t kc;		/* K block */
 	uint32_t mc;		/* M block (rows of packed A) */
@@ -446,7 +457,8 @@ struct amx_gemm_blocking {
 	uint32_t prefetch;	/* micro-kernel prefetch distance, K steps; 0 off */
 	uint32_t source;	/* enum amx_gemm_blocking_source (get only) */
 	uint32_t edge;		/* enum amx_gemm_edge */
-	uint32_t reserved[2];
+	uint32_t cio;		/* enum amx_gemm_cio */
+	uint32_t reserved[1];
 };
 
 /*
@@ -462,7 +474,8 @@ AMX_API int amx_gemm_get_blocking(enum amx_gemm_backend backend,
  * (kc rounded up to 64 bytes, mc to the micro-kernel's rows, nc to 32);
  * NULL goes back to defaults, file and environment.  Returns 0, or
  * -EINVAL (a size 0 or too large: kc, mc > 8192, nc > 65536,
- * prefetch > 64, edge not an enum amx_gemm_edge).
+ * prefetch > 64, edge not an enum amx_gemm_edge, cio not an enum
+ * amx_gemm_cio).
  */
 AMX_API int amx_gemm_set_blocking(enum amx_gemm_backend backend,
 				  enum amx_gemm_op op,

@@ -2,7 +2,9 @@
 /*
  * The AMX path: after amx_request(), bf16 within the bound, int8 exact,
  * plain B on 1 thread and pre-packed B on all threads; then once more
- * with edge blocks on partial tile configurations (edge = tiles).
+ * with edge blocks on partial tile configurations (edge = tiles), and
+ * once more with the C tiles moved inside the first and last K step
+ * (cio = interleave).
  * Skips (exit 4) where AMX is absent or permission is refused.
  */
 #include <errno.h>
@@ -37,8 +39,11 @@ int main(void)
 		for (int type = T_BF16; type <= T_U8S8; type++)
 			t_direct_a(type, th, what);
 	}
-	/* edge blocks on partial tile configurations (the tuner's option) */
+	/* the tuner's options: partial tile edges, interleaved C moves */
 	amx_set_num_threads(1);
-	t_grids_edge_tiles("amx edge tiles");
+	t_grids_blocking("amx edge tiles", AMX_GEMM_EDGE_TILES,
+			 AMX_GEMM_CIO_BLOCK);
+	t_grids_blocking("amx cio interleave", AMX_GEMM_EDGE_COPY,
+			 AMX_GEMM_CIO_INTERLEAVE);
 	return t_finish();
 }

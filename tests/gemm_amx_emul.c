@@ -27,12 +27,23 @@
 
 struct emu_tiles {
 	int configured;
+	/*
+	 * The C schedule seen: a C tile (0-3) stored, or A tile 4 loaded (a
+	 * K step begun), since the last of the other (see emu_c_moves).
+	 */
+	int c_stored, a_loaded;
 	unsigned int rows[8], colsb[8];
 	uint8_t t[8][16][64];
 };
 
 static __thread struct emu_tiles emu;
 static unsigned long emu_ops;
+/*
+ * C tiles moved inside a K step (cio = interleave): loads of a C tile
+ * after the step's A tile, dot products after a C tile's store.  The
+ * block schedule moves C only between K steps: both stay 0.
+ */
+static unsigned long emu_c_moves;
 
 static void emu_fail(const char *what, int t)
 {
@@ -52,6 +63,12 @@ static void emu_check(int t)
 static void emu_loadd(int t, const void *base, long stride)
 {
 	emu_check(t);
+	if (t < 4 && emu.a_loaded)
+		__atomic_add_fetch(&emu_c_moves, 1, __ATOMIC_RELAXED);
+	if (t == 4) {
+		emu.a_loaded = 1;
+		emu.c_stored = 0;
+	}
 	memset(emu.t[t], 0, sizeof(emu.t[t]));
 	for (unsigned int r = 0; r < emu.rows[t]; r++)
 		memcpy(emu.t[t][r], (const uint8_t *)base + r * stride,
@@ -61,6 +78,10 @@ static void emu_loadd(int t, const void *base, long stride)
 static void emu_stored(int t, void *base, long stride)
 {
 	emu_check(t);
+	if (t < 4) {
+		emu.c_stored = 1;
+		emu.a_loaded = 0;
+	}
 	for (unsigned int r = 0; r < emu.rows[t]; r++)
 		memcpy((uint8_t *)base + r * stride, emu.t[t][r], emu.colsb[t]);
 }
@@ -79,6 +100,8 @@ static void emu_shapes(int c, int a, int b)
 	emu_check(b);
 	if (c == a || c == b || a == b)
 		emu_fail("TDP operands not distinct", c);
+	if (emu.c_stored)
+		__atomic_add_fetch(&emu_c_moves, 1, __ATOMIC_RELAXED);
 	if (emu.rows[c] != emu.rows[a] || emu.colsb[c] != emu.colsb[b] ||
 	    emu.colsb[a] / 4 != emu.rows[b])
 		emu_fail("TDP shape mismatch", c);
@@ -215,6 +238,8 @@ void amx_model_tile_release(void)
 
 int main(void)
 {
+	unsigned long moves;
+
 	unsetenv("AMX_FORCE_FALLBACK");
 	t_result(amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AMX &&
 		 amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AMX,
@@ -233,6 +258,8 @@ int main(void)
 	}
 	t_result(!emu_partial_cfgs, "edges copied by default: no partial tile "
 		 "configuration (%lu)", emu_partial_cfgs);
+	t_result(!emu_c_moves, "C moved around the K loop by default: no C "
+		 "tile move inside a K step (%lu)", emu_c_moves);
 	/* odd blockings (and the prefetch path) on the AMX kernels */
 	amx_set_num_threads(1);
 	{
@@ -243,6 +270,14 @@ int main(void)
 			  .edge = AMX_GEMM_EDGE_TILES },
 			{ .kc = 100, .mc = 40, .nc = 70, .prefetch = 3,
 			  .edge = AMX_GEMM_EDGE_TILES },
+			/* interleaved C over 1, 2, 3 and 4 K steps a block */
+			{ .kc = 1, .mc = 1, .nc = 1, .prefetch = 1,
+			  .cio = AMX_GEMM_CIO_INTERLEAVE },
+			{ .kc = 100, .mc = 40, .nc = 70, .prefetch = 3,
+			  .cio = AMX_GEMM_CIO_INTERLEAVE },
+			{ .kc = 150, .mc = 64, .nc = 32, .prefetch = 2,
+			  .edge = AMX_GEMM_EDGE_TILES,
+			  .cio = AMX_GEMM_CIO_INTERLEAVE },
 		};
 		static const size_t shapes[][3] = {
 			{ 1, 1, 1 }, { 17, 33, 65 }, { 70, 40, 300 }, { 33, 100, 129 },
@@ -262,18 +297,29 @@ int main(void)
 								   shapes[s][2], v, v,
 								   (int)s & 1, &worst);
 			t_result(!bad, "amx-model kc %u mc %u nc %u prefetch %u "
-				 "edge %s: %u cases, %u wrong", odd[i].kc,
+				 "edge %s cio %s: %u cases, %u wrong", odd[i].kc,
 				 odd[i].mc, odd[i].nc, odd[i].prefetch,
-				 odd[i].edge ? "tiles" : "copy", cases, bad);
+				 odd[i].edge ? "tiles" : "copy",
+				 odd[i].cio ? "interleave" : "block", cases, bad);
 		}
 		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
 			amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, NULL);
 	}
 	/* the default blocking with edges on partial tiles: the grids again */
-	t_grids_edge_tiles("amx-model edge tiles");
+	moves = emu_c_moves;
+	t_grids_blocking("amx-model edge tiles", AMX_GEMM_EDGE_TILES,
+			 AMX_GEMM_CIO_BLOCK);
 	printf("# %lu partial tile configurations\n", emu_partial_cfgs);
 	t_result(emu_partial_cfgs > 0, "edge tiles: edge blocks ran on partial "
 		 "tile configurations");
+	t_result(emu_c_moves == moves, "edge tiles, cio block: no C tile move "
+		 "inside a K step");
+	/* and with C moved inside the first and last K step */
+	t_grids_blocking("amx-model cio interleave", AMX_GEMM_EDGE_COPY,
+			 AMX_GEMM_CIO_INTERLEAVE);
+	printf("# %lu C tile moves inside K steps\n", emu_c_moves - moves);
+	t_result(emu_c_moves > moves, "cio interleave: C tiles moved inside "
+		 "K steps");
 	printf("# %lu TDP instructions modelled\n", emu_ops);
 	t_result(emu_ops > 0, "the AMX micro-kernels ran");
 	return t_finish();

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * GEMM blocking: the tuning file (good, malformed, another CPU's, another
- * version), AMX_GEMM_BLOCKS (good, invalid -> ignored with a diagnostic),
+ * version, older versions, a saved one read back), AMX_GEMM_BLOCKS (good, invalid -> ignored with a diagnostic),
  * amx_gemm_set_blocking(), and exact results (int8) / results within the
  * bound (bf16) with odd blockings on every backend this machine runs.
  * The file and the environment are read once per process: each case runs
@@ -43,6 +43,7 @@ struct expect {
 	unsigned int kc, mc, nc, pf;	/* 0: not checked */
 	const char *stderr_has;		/* NULL: stderr must be empty */
 	int edge;			/* 1 + enum amx_gemm_edge; 0: not checked */
+	int cio;			/* 1 + enum amx_gemm_cio; 0: not checked */
 };
 
 static int child_check(const struct expect *e)
@@ -71,6 +72,10 @@ static int child_check(const struct expect *e)
 	}
 	if (e->edge && (int)b.edge != e->edge - 1) {
 		printf("# edge %u, want %d\n", b.edge, e->edge - 1);
+		ok = 0;
+	}
+	if (e->cio && (int)b.cio != e->cio - 1) {
+		printf("# cio %u, want %d\n", b.cio, e->cio - 1);
 		ok = 0;
 	}
 	return ok;
@@ -134,99 +139,178 @@ static void files_and_env(void)
 	const int BF = AMX_GEMM_OP_BF16, U8 = AMX_GEMM_OP_U8S8;
 	const int AMX = AMX_GEMM_BACKEND_AMX, S8 = AMX_GEMM_OP_S8S8;
 	static const char *const bad_lines[] = {
-		"avx512 bf16 x 1 2 3 copy\n",	/* not a number */
-		"gpu bf16 64 64 64 0 copy\n",	/* unknown backend */
-		"avx512 fp8 64 64 64 0 copy\n",	/* unknown op */
-		"avx512 bf16 -64 64 64 0 copy\n",	/* negative */
-		"avx512 bf16 0 64 64 0 copy\n",	/* out of range */
-		"avx512 bf16 64 64 64 0\n",	/* a field short */
-		"avx512 bf16 64 64 64 0 copy 9\n",	/* a field too many */
-		"avx512 bf16 64 99999 64 0 copy\n",	/* mc too large */
-		"amx bf16 64 64 64 0 diagonal\n",	/* unknown edge */
-		"amx bf16 64 64 64 0 1\n",	/* edge as a number */
+		"avx512 bf16 x 1 2 3 copy block\n",	/* not a number */
+		"gpu bf16 64 64 64 0 copy block\n",	/* unknown backend */
+		"avx512 fp8 64 64 64 0 copy block\n",	/* unknown op */
+		"avx512 bf16 -64 64 64 0 copy block\n",	/* negative */
+		"avx512 bf16 0 64 64 0 copy block\n",	/* out of range */
+		"avx512 bf16 64 64 64 0 copy\n",	/* a field short */
+		"avx512 bf16 64 64 64 0 copy block 9\n",	/* a field too many */
+		"avx512 bf16 64 99999 64 0 copy block\n",	/* mc too large */
+		"amx bf16 64 64 64 0 diagonal block\n",	/* unknown edge */
+		"amx bf16 64 64 64 0 1 block\n",	/* edge as a number */
+		"amx bf16 64 64 64 0 copy overlap\n",	/* unknown cio */
+		"amx bf16 64 64 64 0 copy 1\n",	/* cio as a number */
+		"amx bf16 64 64 64 0 interleave copy\n",	/* swapped */
 	};
 	struct expect e;
 
 	/* no file: defaults */
-	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL, 0 };
+	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL, 0, 0 };
 	run_case("no tuning file: defaults", NULL, NULL, &e);
 
 	/* a good file: values rounded to the backend's granules */
 	snprintf(good, sizeof(good),
-		 "libamx-gemm-blocking 2\n%s\n# comment\n\n"
-		 "avx512 bf16 320 100 1000 2 copy\nc u8s8 64 12 32 0 copy\n"
-		 "amx s8s8 128 32 64 1 tiles\n",
+		 "libamx-gemm-blocking 3\n%s\n# comment\n\n"
+		 "avx512 bf16 320 100 1000 2 copy block\n"
+		 "c u8s8 64 12 32 0 copy block\n"
+		 "amx s8s8 128 32 64 1 tiles interleave\n"
+		 "amx u8s8 128 32 64 1 copy block\n",
 		 cpu_line);
-	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL, 0 };
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL, 0, 0 };
 	run_case("good file: avx512 bf16 from the file, rounded", good, NULL, &e);
-	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL, 0 };
+	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL, 0, 0 };
 	run_case("good file: c u8s8 from the file", good, NULL, &e);
-	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
+	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
 	run_case("good file: slots it does not name keep the defaults", good, NULL, &e);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
-			     NULL, 1 + AMX_GEMM_EDGE_TILES };
-	run_case("good file: amx s8s8 with tile edges", good, NULL, &e);
+			     NULL, 1 + AMX_GEMM_EDGE_TILES,
+			     1 + AMX_GEMM_CIO_INTERLEAVE };
+	run_case("good file: amx s8s8 with tile edges, C interleaved", good,
+		 NULL, &e);
+	e = (struct expect){ 0, AMX, U8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
+			     NULL, 1 + AMX_GEMM_EDGE_COPY, 1 + AMX_GEMM_CIO_BLOCK };
+	run_case("good file: amx u8s8 with edges copied, C around the K loop",
+		 good, NULL, &e);
+	snprintf(text, sizeof(text),
+		 "libamx-gemm-blocking 2\n%s\namx s8s8 128 32 64 1 tiles\n",
+		 cpu_line);
+	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
+			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK };
+	run_case("version 2 file (no cio field): read, C around the K loop",
+		 text, NULL, &e);
+	snprintf(text, sizeof(text),
+		 "libamx-gemm-blocking 2\n%s\namx s8s8 128 32 64 1 tiles "
+		 "interleave\n", cpu_line);
+	e = (struct expect){ -EINVAL, AMX, S8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0,
+			     NULL, 0, 0 };
+	run_case("version 2 file with a cio field: malformed", text, NULL, &e);
 	snprintf(text, sizeof(text),
 		 "libamx-gemm-blocking 1\n%s\namx s8s8 128 32 64 1\n", cpu_line);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
-			     NULL, 1 + AMX_GEMM_EDGE_COPY };
-	run_case("version 1 file (no edge field): read, edges copied", text, NULL, &e);
+			     NULL, 1 + AMX_GEMM_EDGE_COPY, 1 + AMX_GEMM_CIO_BLOCK };
+	run_case("version 1 file (no edge, cio): read, edges copied, C around "
+		 "the K loop", text, NULL, &e);
 	snprintf(text, sizeof(text),
 		 "libamx-gemm-blocking 1\n%s\namx s8s8 128 32 64 1 tiles\n", cpu_line);
 	e = (struct expect){ -EINVAL, AMX, S8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0,
-			     NULL, 0 };
+			     NULL, 0, 0 };
 	run_case("version 1 file with an edge field: malformed", text, NULL, &e);
 
 	for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
 		char what[96];
 
 		snprintf(text, sizeof(text),
-			 "libamx-gemm-blocking 2\n%s\nc u8s8 64 12 32 0 copy\n%s",
+			 "libamx-gemm-blocking 3\n%s\nc u8s8 64 12 32 0 copy block\n%s",
 			 cpu_line, bad_lines[i]);
 		e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT,
-				     0, 0, 0, 0, NULL, 0 };
+				     0, 0, 0, 0, NULL, 0, 0 };
 		snprintf(what, sizeof(what), "malformed file ignored as a whole: %.*s",
 			 (int)strlen(bad_lines[i]) - 1, bad_lines[i]);
 		run_case(what, text, NULL, &e);
 	}
-	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
+	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
 	run_case("empty file ignored", "", NULL, &e);
 	run_case("file without a cpu line ignored",
-		 "libamx-gemm-blocking 2\nc u8s8 64 12 32 0 copy\n", NULL, &e);
+		 "libamx-gemm-blocking 3\nc u8s8 64 12 32 0 copy block\n", NULL, &e);
 	run_case("binary junk ignored", "\x7f" "ELF\x02\x01\x01\n\xff\xfe", NULL, &e);
 
-	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
+	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
 	run_case("file from another CPU ignored",
-		 "libamx-gemm-blocking 2\ncpu GenuineIntel 6.143.8 l1d=49152 "
-		 "l2=2097152 l3=110100480\nc u8s8 64 12 32 0 copy\n", NULL, &e);
-	snprintf(text, sizeof(text), "libamx-gemm-blocking 3\n%s\nc u8s8 64 12 32 0 copy\n",
-		 cpu_line);
-	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0 };
-	run_case("file of another format version ignored", text, NULL, &e);
+		 "libamx-gemm-blocking 3\ncpu GenuineIntel 6.143.8 l1d=49152 "
+		 "l2=2097152 l3=110100480\nc u8s8 64 12 32 0 copy block\n", NULL, &e);
+	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
+	for (int v = 0; v <= 4; v += 4) {
+		char what[64];
+
+		snprintf(text, sizeof(text), "libamx-gemm-blocking %d\n%s\n"
+			 "c u8s8 64 12 32 0 copy block\n", v, cpu_line);
+		snprintf(what, sizeof(what), "file of format version %d ignored", v);
+		run_case(what, text, NULL, &e);
+	}
+
+	/* a file the library saved reads back as it was set */
+	{
+		char path[700];
+		size_t len = 0;
+		int st = 0;
+		FILE *f;
+
+		snprintf(path, sizeof(path), "%s/roundtrip", tmpdir);
+		fflush(stdout);
+		if (fork() == 0) {
+			struct amx_gemm_blocking b = {
+				.kc = 128, .mc = 64, .nc = 96, .prefetch = 2,
+				.edge = AMX_GEMM_EDGE_TILES,
+				.cio = AMX_GEMM_CIO_INTERLEAVE,
+			};
+
+			amx_gemm_set_blocking(AMX, S8, &b);
+			_exit(amx_gemm_blocking_save(path) ? 1 : 0);
+		}
+		wait(&st);
+		text[0] = 0;
+		f = fopen(path, "r");
+		if (f) {
+			len = fread(text, 1, sizeof(text) - 1, f);
+			text[len] = 0;
+			fclose(f);
+		}
+		e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 64,
+				     96, 2, NULL, 1 + AMX_GEMM_EDGE_TILES,
+				     1 + AMX_GEMM_CIO_INTERLEAVE };
+		run_case("saved file (format 3) reads back: kc, mc, nc, "
+			 "prefetch, edge, cio", len ? text : "", NULL, &e);
+	}
 
 	/* the environment */
-	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL, 0 };
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS sets fields", NULL,
 		 "avx512:bf16:kc=64,mc=24,pf=3", &e);
-	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL, 0 };
+	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS wildcards", NULL,
 		 "avx512:bf16:kc=64; *:u8s8:nc=50", &e);
-	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL, 0 };
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS over the file, other fields from the file",
 		 good, "avx512:bf16:kc=64", &e);
 	e = (struct expect){ -ENOENT, AMX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
-			     NULL, 1 + AMX_GEMM_EDGE_TILES };
+			     NULL, 1 + AMX_GEMM_EDGE_TILES, 0 };
 	run_case("AMX_GEMM_BLOCKS edge=tiles", NULL, "amx:*:edge=tiles", &e);
 	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
-			     NULL, 1 + AMX_GEMM_EDGE_COPY };
+			     NULL, 1 + AMX_GEMM_EDGE_COPY, 0 };
 	run_case("AMX_GEMM_BLOCKS edge=tiles: other backends keep copy", NULL,
 		 "*:*:edge=tiles", &e);
+	e = (struct expect){ -ENOENT, AMX, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 1 + AMX_GEMM_EDGE_COPY,
+			     1 + AMX_GEMM_CIO_INTERLEAVE };
+	run_case("AMX_GEMM_BLOCKS cio=interleave", NULL, "amx:*:cio=interleave",
+		 &e);
+	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_ENV, 128, 32, 64, 1,
+			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK };
+	run_case("AMX_GEMM_BLOCKS cio=block over the file, edge from the file",
+		 good, "amx:s8s8:cio=block", &e);
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 0, 1 + AMX_GEMM_CIO_BLOCK };
+	run_case("AMX_GEMM_BLOCKS cio=interleave: other backends keep block",
+		 NULL, "*:*:cio=interleave", &e);
 	{
 		static const char *const bad_env[] = {
 			"avx512:bf16:kc=abc", "gpu:*:kc=64", "avx512:bf16:kc=0",
 			"avx512:bf16", "avx512:bf16:", "avx512:bf16:xx=5",
 			"*:*:kc=99999999999", "avx512:bf16:kc=64;c:u8s8:mc=-1",
 			"amx:*:edge=diagonal", "amx:*:edge=1", "amx:*:edge=",
+			"amx:*:cio=overlap", "amx:*:cio=1", "amx:*:cio=",
+			"amx:*:cio=interleave,edge=round",
 		};
 
 		for (size_t i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++) {
@@ -234,7 +318,7 @@ static void files_and_env(void)
 
 			e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE,
 					     320, 108, 1024, 2,
-					     "AMX_GEMM_BLOCKS ignored", 0 };
+					     "AMX_GEMM_BLOCKS ignored", 0, 0 };
 			snprintf(what, sizeof(what),
 				 "invalid AMX_GEMM_BLOCKS='%s' ignored with a diagnostic",
 				 bad_env[i]);
@@ -281,6 +365,19 @@ static void api(void)
 	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
 	     g.edge == AMX_GEMM_EDGE_COPY;
 	t_result(ok, "set_blocking: edge kept for amx, copy on other backends");
+	b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32,
+					.cio = AMX_GEMM_CIO_INTERLEAVE + 1 };
+	ok = amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16,
+				   &b) == -EINVAL;
+	b.cio = AMX_GEMM_CIO_INTERLEAVE;
+	ok &= !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &b) &&
+	      !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &g) &&
+	      g.cio == AMX_GEMM_CIO_INTERLEAVE &&
+	      !amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) &&
+	      !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
+	      g.cio == AMX_GEMM_CIO_BLOCK;
+	t_result(ok, "set_blocking: cio > interleave -EINVAL; interleave kept "
+		 "for amx, block on other backends");
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL);
 }
@@ -293,6 +390,8 @@ static void odd_blockings(void)
 		{ .kc = 33, .mc = 13, .nc = 33, .prefetch = 3 },
 		{ .kc = 100, .mc = 50, .nc = 70, .prefetch = 1 },
 		{ .kc = 8192, .mc = 8192, .nc = 65536, .prefetch = 64 },
+		{ .kc = 100, .mc = 50, .nc = 70, .prefetch = 1,
+		  .edge = AMX_GEMM_EDGE_TILES, .cio = AMX_GEMM_CIO_INTERLEAVE },
 	};
 	static const size_t shapes[][3] = {
 		{ 1, 1, 1 }, { 17, 33, 65 }, { 100, 64, 255 }, { 33, 100, 300 },
@@ -312,9 +411,10 @@ static void odd_blockings(void)
 					bad += !t_run_case(type, shapes[s][0],
 							   shapes[s][1], shapes[s][2],
 							   v, v, (int)s & 1, &worst);
-		t_result(!bad, "%s: kc %u mc %u nc %u prefetch %u: %u cases, %u wrong",
-			 t_backend_name(be), odd[i].kc, odd[i].mc, odd[i].nc,
-			 odd[i].prefetch, cases, bad);
+		t_result(!bad, "%s: kc %u mc %u nc %u prefetch %u edge %u cio %u: "
+			 "%u cases, %u wrong", t_backend_name(be), odd[i].kc,
+			 odd[i].mc, odd[i].nc, odd[i].prefetch, odd[i].edge,
+			 odd[i].cio, cases, bad);
 		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
 			amx_gemm_set_blocking(be, op, NULL);
 	}

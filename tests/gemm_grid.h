@@ -184,11 +184,13 @@ static void t_grid(int type, int packed, const char *what)
 
 /*
  * The AMX grids (plain B; packed for s8s8) and the in-place A cases once
- * more with edge blocks on partial tile configurations (edge = tiles),
+ * more with the AMX tunables that are not the default: @edge (enum
+ * amx_gemm_edge) and @cio (enum amx_gemm_cio) over the blocking in force,
  * on the pool as it is set; the blocking goes back to what file and
  * environment say after.
  */
-static inline void t_grids_edge_tiles(const char *what)
+static inline void t_grids_blocking(const char *what, unsigned int edge,
+				    unsigned int cio)
 {
 	int ok = 1;
 
@@ -196,10 +198,13 @@ static inline void t_grids_edge_tiles(const char *what)
 		struct amx_gemm_blocking b;
 
 		ok &= !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
-		b.edge = AMX_GEMM_EDGE_TILES;
+		b.edge = edge;
+		b.cio = cio;
 		ok &= !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, op, &b);
+		ok &= !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b) &&
+		      b.edge == edge && b.cio == cio;
 	}
-	t_result(ok, "%s: edge = tiles set for every op", what);
+	t_result(ok, "%s: edge %u cio %u set for every op", what, edge, cio);
 	t_grid(T_BF16, 0, what);
 	t_grid(T_S8S8, 1, what);
 	t_grid(T_U8S8, 0, what);

@@ -79,9 +79,11 @@ def main():
           "gemm_blocking: every backend and op")
     check(all(b["kc"] > 0 and b["mc"] > 0 and b["nc"] > 0 and
               b["source"] in ("default", "file", "env", "api") and
-              b["edge"] in ("copy", "tiles") for b in blk),
-          "gemm_blocking: sizes, edges and sources")
-    env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24;amx:*:edge=tiles")
+              b["edge"] in ("copy", "tiles") and
+              b["cio"] in ("block", "interleave") for b in blk),
+          "gemm_blocking: sizes, edges, C schedules and sources")
+    env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24;amx:*:edge=tiles;"
+               "amx:u8s8:cio=interleave")
     run2 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
                           text=True, env=env)
     c_bf16 = [b for b in json.loads(run2.stdout)["gemm_blocking"]
@@ -91,6 +93,10 @@ def main():
     amx_edges = [b["edge"] for b in json.loads(run2.stdout)["gemm_blocking"]
                  if b["backend"] == "amx"]
     check(amx_edges == ["tiles"] * 3, f"AMX_GEMM_BLOCKS edge=tiles shows: {amx_edges}")
+    cios = [(b["backend"], b["op"], b["cio"])
+            for b in json.loads(run2.stdout)["gemm_blocking"] if b["cio"] != "block"]
+    check(cios == [("amx", "u8s8", "interleave")],
+          f"AMX_GEMM_BLOCKS cio=interleave shows for that slot only: {cios}")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
     check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
     print(f"1..{len(results)}")

@@ -5,13 +5,16 @@
  * the tuning file the library reads at its first GEMM.
  *
  * Per backend and operation, one thread, one problem (M = N, K = 2M):
- * kc x mc on a grid, then nc, then the prefetch distance (AMX), each step
- * keeping the best so far; each candidate is timed best-of-N after a warm
- * run; the winner is timed again against the default, alternately, and
- * kept only when clearly faster.  Then, for AMX, how edge blocks run
- * (copied through scratch, or on partial tiles), timed the same way on a
- * problem whose M and N are not multiples of 32.  int8 results must be bit-identical for every candidate (the GEMM
- * is exact whatever the blocking); a difference aborts the run.
+ * kc x mc on a grid, then (AMX) when the C tiles move (around the K loop
+ * or inside its first and last step), then nc, then the prefetch distance
+ * (AMX), each step keeping the best so far; each candidate is timed
+ * best-of-N after a warm run; the C schedule, and at the end the winner
+ * against the default, are timed alternately and changed only when
+ * clearly (3 %) faster.  Then, for AMX, how edge blocks run (copied
+ * through scratch, or on partial tiles), timed the same way on a problem
+ * whose M and N are not multiples of 32.  int8 results must be
+ * bit-identical for every candidate (the GEMM is exact whatever the
+ * blocking); a difference aborts the run.
  * Progress goes to stderr; the result table to stdout.
  *
  * Exit status: 0 saved (or --dry-run), 1 error, 2 usage.
@@ -126,17 +129,41 @@ static void tune_fill(struct tune_problem *p)
 }
 
 /*
+ * Two blockings that differ in one tunable, @cur[0] (the one in force)
+ * and @cur[1], timed alternately on @p, best of three turns of @reps
+ * runs each: @cur[1] when clearly (3 %) faster, else @cur[0]; its
+ * G/s in *@gwin (if not NULL).  int8 results must match @p->cref.
+ */
+static struct amx_gemm_blocking tune_pair(struct tune_problem *p, int be,
+					  int reps,
+					  const struct amx_gemm_blocking cur[2],
+					  int *bad, double *gwin)
+{
+	double g[2] = { 0, 0 };
+	int win;
+
+	for (int r = 0; r < 3; r++)
+		for (int i = 0; i < 2; i++) {
+			double x = tune_try(p, be, &cur[i], reps, bad);
+
+			g[i] = x > g[i] ? x : g[i];
+		}
+	win = g[1] > 1.03 * g[0];
+	if (gwin)
+		*gwin = g[win];
+	return cur[win];
+}
+
+/*
  * Edge blocks (AMX): the blocking @best with edges copied and on partial
- * tiles, alternately, on M = N = s / 2 + 13 and K = k / 2 (ragged against
- * the 32 x 32 micro-kernel in both); tiles kept when clearly (3 %)
- * faster.  int8 results must match between the two.  0, or -errno.
+ * tiles on M = N = s / 2 + 13 and K = k / 2 (ragged against the 32 x 32
+ * micro-kernel in both).  0, or -errno.
  */
 static int tune_edge(const struct tune_problem *sq, int be, int reps,
 		     struct amx_gemm_blocking *best, int *bad)
 {
 	struct tune_problem e = *sq;
 	struct amx_gemm_blocking cur[2] = { *best, *best };
-	double g[2] = { 0, 0 };
 	int ret;
 
 	e.s = sq->s / 2 + 13;
@@ -149,13 +176,7 @@ static int tune_edge(const struct tune_problem *sq, int be, int reps,
 	if (ret)
 		return ret;
 	memcpy(e.cref, e.c, e.s * e.s * 4);
-	for (int r = 0; r < 3; r++)
-		for (int i = 0; i < 2; i++) {
-			double x = tune_try(&e, be, &cur[i], 8 * reps, bad);
-
-			g[i] = x > g[i] ? x : g[i];
-		}
-	*best = cur[g[1] > 1.03 * g[0]];
+	*best = tune_pair(&e, be, 8 * reps, cur, bad, NULL);
 	return 0;
 }
 
@@ -179,7 +200,8 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 	size_t nkc = o->quick ? 2 : 10, nmc = o->quick ? 2 : 6;
 	size_t nnc = o->quick ? 1 : 5, npf = be == AMX_GEMM_BACKEND_AMX ? (o->quick ? 2 : 4) : 1;
 	size_t nedge = be == AMX_GEMM_BACKEND_AMX;
-	size_t total = nkc * nmc + nnc + npf + nedge, done = 0;
+	size_t ncio = be == AMX_GEMM_BACKEND_AMX;
+	size_t total = nkc * nmc + ncio + nnc + npf + nedge, done = 0;
 	size_t esz = op == AMX_GEMM_OP_BF16 ? 2 : 1;
 	int reps = o->quick ? 1 : 4, bad = 0, ret = 0;
 	/* the portable C path is ~10x slower: an 8x smaller problem */
@@ -221,6 +243,18 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 					tune_backend_names[be], tune_op_names[op],
 					done, total, best.kc, best.mc, gbest);
 		}
+	/*
+	 * The C tiles' moves (AMX) weigh most where a block has few K steps,
+	 * so they are settled before nc and prefetch are tuned around them.
+	 */
+	if (ncio) {
+		struct amx_gemm_blocking pair[2] = { best, best };
+
+		pair[0].cio = AMX_GEMM_CIO_BLOCK;
+		pair[1].cio = AMX_GEMM_CIO_INTERLEAVE;
+		best = tune_pair(&p, be, reps, pair, &bad, &gbest);
+		done++;
+	}
 	for (size_t i = 0; i < nnc; i++) {
 		cur = best;
 		cur.nc = ncs[i];
@@ -278,10 +312,12 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 	}
 	amx_gemm_set_blocking(be, op, &best);
 	amx_gemm_get_blocking(be, op, &best);
-	printf("%-6s %-4s kc %5u mc %5u nc %5u prefetch %2u edge %-5s  %8.1f G/s (default %8.1f, %+.0f %%)\n",
+	printf("%-6s %-4s kc %5u mc %5u nc %5u prefetch %2u edge %-5s cio %-10s  %8.1f G/s (default %8.1f, %+.0f %%)\n",
 	       tune_backend_names[be], tune_op_names[op], best.kc, best.mc,
 	       best.nc, best.prefetch,
-	       best.edge == AMX_GEMM_EDGE_TILES ? "tiles" : "copy", gbest, gdef,
+	       best.edge == AMX_GEMM_EDGE_TILES ? "tiles" : "copy",
+	       best.cio == AMX_GEMM_CIO_INTERLEAVE ? "interleave" : "block",
+	       gbest, gdef,
 	       gdef > 0 ? 100 * (gbest / gdef - 1) : 0.0);
 out:
 	free(p.a);

@@ -33,6 +33,7 @@ enum { GEMM_NBACKENDS = 3 };	/* AMX_GEMM_BACKEND_AMX .. _C */
 struct gemm_blocks {
 	size_t mc, nc, kc, pf;
 	size_t edge;	/* AMX edge blocks: enum gemm_edge */
+	size_t cio;	/* AMX C tile loads and stores: enum gemm_cio */
 };
 
 /*
@@ -46,6 +47,23 @@ enum gemm_edge {
 	GEMM_EDGE_COPY = AMX_GEMM_EDGE_COPY,
 	GEMM_EDGE_TILES = AMX_GEMM_EDGE_TILES,
 	GEMM_EDGE_MAX = GEMM_EDGE_TILES,
+};
+
+/*
+ * When the AMX kernels move their C tiles: all four loaded (or zeroed)
+ * before the K loop and stored after it, or each C tile loaded just before
+ * its first dot product (first K step) and stored right after its last
+ * (last K step), so that those 1 KiB moves overlap the other tiles' dot
+ * products.  A line through the recorded Xeon's kc sweep (mc 256, 64
+ * cycles a K step at peak) leaves ~370 cycles a block outside the K
+ * steps, the C moves among them: 27 % of a kc = 384 bf16 block.  Whether
+ * interleaving hides some of it is the tuner's to find out on the CPU at
+ * hand (AMX_GEMM_CIO_* in amx.h).
+ */
+enum gemm_cio {
+	GEMM_CIO_BLOCK = AMX_GEMM_CIO_BLOCK,
+	GEMM_CIO_INTERLEAVE = AMX_GEMM_CIO_INTERLEAVE,
+	GEMM_CIO_MAX = GEMM_CIO_INTERLEAVE,
 };
 
 #define GEMM_KC_MAX	8192
@@ -351,15 +369,16 @@ enum gemm_amx_tdp { GEMM_TDP_BF16PS, GEMM_TDP_BSSD, GEMM_TDP_BUSD };
  * panel (16 rows of 128 bytes: 32 columns of a bf16 pair or an int8 quad),
  * four dot products into C tiles 0-3.  @rows2 / @cols2: the second row /
  * column of tiles is in use (compile-time constants, like @op).  With pf >
- * 0 the A rows of step t + pf are prefetched at step t.
+ * 0 the A rows of step t + pf are prefetched at step t while t + pf <
+ * @pfend (the block's steps from here on).
  */
 static inline __attribute__((always_inline)) void
 gemm_amx_kloop(size_t kt, const uint8_t *a, size_t as, size_t ak,
-	       const uint8_t *b, size_t pf, const int rows2, const int cols2,
-	       const enum gemm_amx_tdp op)
+	       const uint8_t *b, size_t pf, size_t pfend, const int rows2,
+	       const int cols2, const enum gemm_amx_tdp op)
 {
 	for (size_t t = 0; t < kt; t++) {
-		if (rows2 && pf && t + pf < kt)
+		if (rows2 && pf && t + pf < pfend)
 			gemm_amx_prefetch_a(a + pf * ak, as);
 		amx_tile_load(4, a, as);
 		if (rows2)
@@ -380,24 +399,108 @@ gemm_amx_kloop(size_t kt, const uint8_t *a, size_t as, size_t ak,
 }
 
 /*
+ * One K step as above with C moved inside it (GEMM_CIO_INTERLEAVE): with
+ * @cin each C tile is loaded from C (s bytes between rows) just before its
+ * dot product, with @cout stored just after it.  All switches are
+ * compile-time constants.
+ */
+static inline __attribute__((always_inline)) void
+gemm_amx_cstep(const uint8_t *a, size_t as, const uint8_t *b, char *c,
+	       size_t s, const int cin, const int cout, const int rows2,
+	       const int cols2, const enum gemm_amx_tdp op)
+{
+	amx_tile_load(4, a, as);
+	amx_tile_load(6, b, 128);
+	if (cin)
+		amx_tile_load(0, c, s);
+	GEMM_AMX_TDP(op, 0, 4, 6);
+	if (cout)
+		amx_tile_store(0, c, s);
+	if (cols2) {
+		amx_tile_load(7, b + 64, 128);
+		if (cin)
+			amx_tile_load(1, c + 64, s);
+		GEMM_AMX_TDP(op, 1, 4, 7);
+		if (cout)
+			amx_tile_store(1, c + 64, s);
+	}
+	if (rows2) {
+		amx_tile_load(5, a + 16 * as, as);
+		if (cin)
+			amx_tile_load(2, c + 16 * s, s);
+		GEMM_AMX_TDP(op, 2, 5, 6);
+		if (cout)
+			amx_tile_store(2, c + 16 * s, s);
+	}
+	if (rows2 && cols2) {
+		if (cin)
+			amx_tile_load(3, c + 16 * s + 64, s);
+		GEMM_AMX_TDP(op, 3, 5, 7);
+		if (cout)
+			amx_tile_store(3, c + 16 * s + 64, s);
+	}
+}
+
+/*
+ * A block's K loop and C moves for one tile shape (@rows2, @cols2), in
+ * the order @cio says (enum gemm_cio).
+ */
+static inline __attribute__((always_inline)) void
+gemm_amx_shape_body(size_t kt, const uint8_t *a, size_t as, size_t ak,
+		    const uint8_t *b, char *c, size_t s, int acc, size_t pf,
+		    int cio, const int rows2, const int cols2,
+		    const enum gemm_amx_tdp op)
+{
+	const uint8_t *al = a + (kt - 1) * ak, *bl = b + (kt - 1) * 16 * 128;
+
+	if (cio != GEMM_CIO_INTERLEAVE || !kt) {
+		gemm_amx_c_begin(c, s, acc, !rows2, !cols2);
+		gemm_amx_kloop(kt, a, as, ak, b, pf, kt, rows2, cols2, op);
+		gemm_amx_c_end(c, s, !rows2, !cols2);
+		return;
+	}
+	if (!acc)
+		gemm_amx_c_begin(c, s, 0, !rows2, !cols2);
+	if (kt == 1) {
+		if (acc)
+			gemm_amx_cstep(a, as, b, c, s, 1, 1, rows2, cols2, op);
+		else
+			gemm_amx_cstep(a, as, b, c, s, 0, 1, rows2, cols2, op);
+		return;
+	}
+	if (rows2 && pf && pf < kt)
+		gemm_amx_prefetch_a(a + pf * ak, as);
+	if (acc)
+		gemm_amx_cstep(a, as, b, c, s, 1, 0, rows2, cols2, op);
+	else
+		gemm_amx_cstep(a, as, b, c, s, 0, 0, rows2, cols2, op);
+	gemm_amx_kloop(kt - 2, a + ak, as, ak, b + 16 * 128, pf, kt - 1,
+		       rows2, cols2, op);
+	gemm_amx_cstep(al, as, bl, c, s, 0, 1, rows2, cols2, op);
+}
+
+/*
  * A whole AMX kernel body (gemm_amx_ukr below) for dot product @op: C
- * loaded or zeroed, the K loop for the block's shape, C stored.
+ * loaded or zeroed, the K loop for the block's shape, C stored, in the
+ * order @cio says.
  */
 static inline __attribute__((always_inline)) void
 gemm_amx_body(size_t kt, const void *a, size_t as, size_t ak, const void *b,
-	      void *c, size_t ldc, int acc, size_t pf, int half, int narrow,
-	      const enum gemm_amx_tdp op)
+	      void *c, size_t ldc, int acc, size_t pf, int cio, int half,
+	      int narrow, const enum gemm_amx_tdp op)
 {
-	gemm_amx_c_begin(c, ldc * 4, acc, half, narrow);
 	if (!half && !narrow)
-		gemm_amx_kloop(kt, a, as, ak, b, pf, 1, 1, op);
+		gemm_amx_shape_body(kt, a, as, ak, b, c, ldc * 4, acc, pf, cio,
+				    1, 1, op);
 	else if (!narrow)
-		gemm_amx_kloop(kt, a, as, ak, b, 0, 0, 1, op);
+		gemm_amx_shape_body(kt, a, as, ak, b, c, ldc * 4, acc, 0, cio,
+				    0, 1, op);
 	else if (!half)
-		gemm_amx_kloop(kt, a, as, ak, b, pf, 1, 0, op);
+		gemm_amx_shape_body(kt, a, as, ak, b, c, ldc * 4, acc, pf, cio,
+				    1, 0, op);
 	else
-		gemm_amx_kloop(kt, a, as, ak, b, 0, 0, 0, op);
-	gemm_amx_c_end(c, ldc * 4, half, narrow);
+		gemm_amx_shape_body(kt, a, as, ak, b, c, ldc * 4, acc, 0, cio,
+				    0, 0, op);
 }
 
 /*
@@ -410,7 +513,7 @@ gemm_amx_body(size_t kt, const void *a, size_t as, size_t ak, const void *b,
  */
 typedef void (*gemm_amx_ukr)(size_t kt, const void *a, size_t as, size_t ak,
 			     const void *b, void *c, size_t ldc, int acc,
-			     size_t pf, int half, int narrow);
+			     size_t pf, int cio, int half, int narrow);
 
 /*
  * Run @ukr on an mr x nr block of C (at most 32 x 32).  A full (or full
@@ -437,10 +540,10 @@ AMX_HIDDEN void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr,
 #define GEMM_AMX_ENTRIES(name, op)					\
 static void name##_body(size_t kt, const void *a, size_t as, size_t ak,	\
 			const void *b, void *c, size_t ldc, int acc,	\
-			size_t pf, int half, int narrow)		\
+			size_t pf, int cio, int half, int narrow)	\
 {									\
-	gemm_amx_body(kt, a, as, ak, b, c, ldc, acc, pf, half, narrow,	\
-		      op);						\
+	gemm_amx_body(kt, a, as, ak, b, c, ldc, acc, pf, cio, half,	\
+		      narrow, op);					\
 }									\
 GEMM_UKR(name)								\
 {									\

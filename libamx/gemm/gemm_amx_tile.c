@@ -73,7 +73,8 @@ void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
 	int half = mr <= 16;
 
 	if (nr == GEMM_NR && (mr == GEMM_MR_AMX || mr == 16)) {
-		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, half, 0);
+		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, (int)bs->cio, half,
+		    0);
 		return;
 	}
 	/*
@@ -81,14 +82,16 @@ void gemm_amx_block(gemm_amx_ukr ukr, size_t mr, size_t nr, size_t kt,
 	 * (same palette, smaller shapes); if it did, the copy still works.
 	 */
 	if (bs->edge == GEMM_EDGE_TILES && !gemm_amx_shape(mr, nr)) {
-		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, half, nr <= 16);
+		ukr(kt, a, as, ak, b, c, ldc, acc, bs->pf, (int)bs->cio, half,
+		    nr <= 16);
 		gemm_amx_begin();
 		return;
 	}
 	if (acc)
 		for (size_t i = 0; i < mr; i++)
 			memcpy(t + i * GEMM_NR, cc + i * ldc, nr * sizeof(*t));
-	ukr(kt, a, as, ak, b, t, GEMM_NR, acc, bs->pf, half, 0);
+	ukr(kt, a, as, ak, b, t, GEMM_NR, acc, bs->pf, (int)bs->cio, half,
+	    0);
 	for (size_t i = 0; i < mr; i++)
 		memcpy(cc + i * ldc, t + i * GEMM_NR, nr * sizeof(*t));
 }

@@ -165,10 +165,12 @@ int gemm_blocks_fix(const struct gemm_backend *be, enum gemm_op op,
 {
 	if (!bs->kc || bs->kc > GEMM_KC_MAX || !bs->mc || bs->mc > GEMM_MC_MAX ||
 	    !bs->nc || bs->nc > GEMM_NC_MAX || bs->pf > GEMM_PF_MAX ||
-	    bs->edge > GEMM_EDGE_MAX)
+	    bs->edge > GEMM_EDGE_MAX || bs->cio > GEMM_CIO_MAX)
 		return -EINVAL;
-	if (be->id != AMX_GEMM_BACKEND_AMX)
-		bs->edge = GEMM_EDGE_COPY;	/* only AMX has tile edges */
+	if (be->id != AMX_GEMM_BACKEND_AMX) {
+		bs->edge = GEMM_EDGE_COPY;	/* only AMX has tiles */
+		bs->cio = GEMM_CIO_BLOCK;
+	}
 	bs->kc = gemm_round_up(bs->kc, kgran(op));
 	bs->mc = gemm_round_up(bs->mc, be->mr);
 	bs->nc = gemm_round_up(bs->nc, be->nr);

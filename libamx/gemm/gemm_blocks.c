@@ -28,7 +28,7 @@
 #include "gemm.h"
 
 #define BLOCKING_MAGIC	"libamx-gemm-blocking"
-#define BLOCKING_VERSION 2
+#define BLOCKING_VERSION 3
 #define BLOCKING_NAME	"gemm-blocking"
 #define BLOCKING_SYSTEM	"/etc/libamx/" BLOCKING_NAME
 
@@ -106,22 +106,24 @@ static int parse_num(const char *s, size_t *v)
 }
 
 static const char *const edge_names[] = { "copy", "tiles" };
+static const char *const cio_names[] = { "block", "interleave" };
 
-static int edge_index(const char *s)
+static int name_index(const char *const *names, int max, const char *s)
 {
-	for (int i = 0; i <= GEMM_EDGE_MAX; i++)
-		if (!strcmp(s, edge_names[i]))
+	for (int i = 0; i <= max; i++)
+		if (!strcmp(s, names[i]))
 			return i;
 	return -1;
 }
 
 /*
- * The file: "libamx-gemm-blocking 2", "cpu <key>", then one line per
- * backend and op: "<backend> <op> <kc> <mc> <nc> <pf> <edge>" (edge copy
- * or tiles; version 1 files, written before the edge existed, have no
- * edge field and mean copy); '#' lines and blank lines are skipped.  0,
- * or -EINVAL (malformed), -EPROTO (another version), -ESTALE (made on
- * another CPU); nothing is applied unless 0.
+ * The file: "libamx-gemm-blocking 3", "cpu <key>", then one line per
+ * backend and op: "<backend> <op> <kc> <mc> <nc> <pf> <edge> <cio>" (edge
+ * copy or tiles, cio block or interleave).  Older versions are read too:
+ * 2 has no cio field (block), 1 neither edge nor cio (copy, block).
+ * '#' lines and blank lines are skipped.  0, or -EINVAL (malformed),
+ * -EPROTO (another version), -ESTALE (made on another CPU); nothing is
+ * applied unless 0.
  */
 static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 {
@@ -132,10 +134,11 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 	memcpy(tmp, out, sizeof(tmp));
 	cpu_key(want, sizeof(want));
 	while (fgets(line, sizeof(line), f)) {
-		char be[16], op[16], edge[16] = "copy", extra[2];
+		char be[16], op[16], edge[16] = "copy", cio[16] = "block";
+		char f7[16], f8[16], extra[2];
 		size_t len = strlen(line);
 		unsigned long kc, mc, nc, pf;
-		int b, o, e;
+		int b, o, e, ci;
 
 		if (len && line[len - 1] != '\n' && !feof(f))
 			return -EINVAL;		/* line too long */
@@ -143,7 +146,7 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 		if (n++ == 0) {
 			if (sscanf(line, BLOCKING_MAGIC " %d %1s", &ver, extra) != 1)
 				return -EINVAL;
-			if (ver != BLOCKING_VERSION && ver != 1)
+			if (ver < 1 || ver > BLOCKING_VERSION)
 				return -EPROTO;
 			continue;
 		}
@@ -157,22 +160,26 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 			have_cpu = 1;
 			continue;
 		}
-		if (ver == 1 ?
-		    sscanf(line, "%15s %15s %lu %lu %lu %lu %1s", be, op, &kc,
-			   &mc, &nc, &pf, extra) != 6 :
-		    sscanf(line, "%15s %15s %lu %lu %lu %lu %15s %1s", be, op,
-			   &kc, &mc, &nc, &pf, edge, extra) != 7)
+		/* version v has 5 + v fields (edge from 2, cio from 3) */
+		if (sscanf(line, "%15s %15s %lu %lu %lu %lu %15s %15s %1s", be,
+			   op, &kc, &mc, &nc, &pf, f7, f8, extra) != 5 + ver)
 			return -EINVAL;
+		if (ver >= 2)
+			memcpy(edge, f7, sizeof(edge));
+		if (ver >= 3)
+			memcpy(cio, f8, sizeof(cio));
 		if (strchr(line, '-'))
 			return -EINVAL;
 		b = backend_index(be, strlen(be));
 		o = op_index(op, strlen(op));
-		e = edge_index(edge);
-		if (b < 0 || o < 0 || e < 0)
+		e = name_index(edge_names, GEMM_EDGE_MAX, edge);
+		ci = name_index(cio_names, GEMM_CIO_MAX, cio);
+		if (b < 0 || o < 0 || e < 0 || ci < 0)
 			return -EINVAL;
 		tmp[b][o].bs = (struct gemm_blocks){ .kc = kc, .mc = mc,
 						     .nc = nc, .pf = pf,
-						     .edge = (size_t)e };
+						     .edge = (size_t)e,
+						     .cio = (size_t)ci };
 		if (gemm_blocks_fix(gemm_backend_by_id(b + 1), o, &tmp[b][o].bs))
 			return -EINVAL;
 		tmp[b][o].src = GEMM_SRC_FILE;
@@ -228,8 +235,8 @@ static void load_file(void)
 
 /*
  * AMX_GEMM_BLOCKS="entry[;entry...]", entry "backend:op:field=value[,...]",
- * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field kc|mc|nc|pf=<number>
- * or edge=copy|tiles.
+ * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field kc|mc|nc|pf=<number>,
+ * edge=copy|tiles or cio=block|interleave.
  */
 static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 		     const char **why)
@@ -248,7 +255,7 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 		char *c1 = strchr(ent, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		char *fsave = NULL, *fld;
 		struct gemm_blocks set = { 0 };
-		int given[5] = { 0 }, b0, o0;
+		int given[6] = { 0 }, b0, o0;
 
 		if (!c1 || !c2) {
 			*why = "an entry is not backend:op:field=value,...";
@@ -273,7 +280,8 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 			int f, e;
 
 			if (!strncmp(fld, "edge=", 5)) {
-				e = edge_index(fld + 5);
+				e = name_index(edge_names, GEMM_EDGE_MAX,
+					       fld + 5);
 				if (e < 0) {
 					*why = "edge is not copy or tiles";
 					return -EINVAL;
@@ -282,17 +290,27 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 				given[4] = 1;
 				continue;
 			}
+			if (!strncmp(fld, "cio=", 4)) {
+				e = name_index(cio_names, GEMM_CIO_MAX, fld + 4);
+				if (e < 0) {
+					*why = "cio is not block or interleave";
+					return -EINVAL;
+				}
+				set.cio = (size_t)e;
+				given[5] = 1;
+				continue;
+			}
 			for (f = 0; f < 4; f++)
 				if (!strncmp(fld, names[f], 2) && fld[2] == '=')
 					break;
 			if (f == 4 || parse_num(fld + 3, dst[f])) {
-				*why = "a field is not kc|mc|nc|pf=<number> or edge=copy|tiles";
+				*why = "a field is not kc|mc|nc|pf=<number>, edge=copy|tiles or cio=block|interleave";
 				return -EINVAL;
 			}
 			given[f] = 1;
 		}
 		if (!given[0] && !given[1] && !given[2] && !given[3] &&
-		    !given[4]) {
+		    !given[4] && !given[5]) {
 			*why = "an entry sets no field";
 			return -EINVAL;
 		}
@@ -312,6 +330,8 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 					bs.pf = set.pf;
 				if (given[4])
 					bs.edge = set.edge;
+				if (given[5])
+					bs.cio = set.cio;
 				if (gemm_blocks_fix(gemm_backend_by_id(b + 1), op,
 						    &bs)) {
 					*why = "a value is out of range";
@@ -399,6 +419,7 @@ int amx_gemm_get_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 	out->prefetch = (uint32_t)bs.pf;
 	out->source = (uint32_t)src;
 	out->edge = (uint32_t)bs.edge;
+	out->cio = (uint32_t)bs.cio;
 	return 0;
 }
 
@@ -414,7 +435,7 @@ int amx_gemm_set_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 	if (in) {
 		bs = (struct gemm_blocks){ .kc = in->kc, .mc = in->mc,
 					   .nc = in->nc, .pf = in->prefetch,
-					   .edge = in->edge };
+					   .edge = in->edge, .cio = in->cio };
 		if (gemm_blocks_fix(be, o, &bs))
 			return -EINVAL;
 	}
@@ -503,7 +524,7 @@ static int blocking_save(const char *path)
 	}
 	cpu_key(key, sizeof(key));
 	fprintf(f, BLOCKING_MAGIC " %d\ncpu %s\n"
-		"# backend op kc mc nc prefetch edge (see amx_gemm_get_blocking(3))\n",
+		"# backend op kc mc nc prefetch edge cio (see amx_gemm_get_blocking(3))\n",
 		BLOCKING_VERSION, key);
 	pthread_mutex_lock(&slots_lock);
 	if (!slots_ready)
@@ -514,10 +535,10 @@ static int blocking_save(const char *path)
 
 			if (slots[b][op].src == GEMM_SRC_DEFAULT)
 				continue;	/* keep following the library */
-			fprintf(f, "%s %s %zu %zu %zu %zu %s\n",
+			fprintf(f, "%s %s %zu %zu %zu %zu %s %s\n",
 				gemm_backend_by_id(b + 1)->name, op_names[op],
 				bs->kc, bs->mc, bs->nc, bs->pf,
-				edge_names[bs->edge]);
+				edge_names[bs->edge], cio_names[bs->cio]);
 		}
 	pthread_mutex_unlock(&slots_lock);
 	ret = ferror(f) ? -EIO : 0;
