@@ -238,7 +238,7 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 				gbest = g;
 				best = cur;
 			}
-			if (o->verbose || ++done % 8 == 0 || done == nkc * nmc)
+			if (++done % 8 == 0 || done == nkc * nmc || o->verbose)
 				fprintf(stderr, "\ramx-tune: %-6s %-4s [%3zu/%3zu] best kc %u mc %u: %.1f G/s   ",
 					tune_backend_names[be], tune_op_names[op],
 					done, total, best.kc, best.mc, gbest);
