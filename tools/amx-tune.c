@@ -133,11 +133,14 @@ static void tune_fill(struct tune_problem *p)
  * and @cur[1], timed alternately on @p, best of three turns of @reps
  * runs each: @cur[1] when clearly (3 %) faster, else @cur[0]; its
  * G/s in *@gwin (if not NULL).  int8 results must match @p->cref.
+ * With @verbose, both timings go to stderr under @what and @names.
  */
 static struct amx_gemm_blocking tune_pair(struct tune_problem *p, int be,
 					  int reps,
 					  const struct amx_gemm_blocking cur[2],
-					  int *bad, double *gwin)
+					  int *bad, double *gwin, int verbose,
+					  const char *what,
+					  const char *const names[2])
 {
 	double g[2] = { 0, 0 };
 	int win;
@@ -149,6 +152,12 @@ static struct amx_gemm_blocking tune_pair(struct tune_problem *p, int be,
 			g[i] = x > g[i] ? x : g[i];
 		}
 	win = g[1] > 1.03 * g[0];
+	if (verbose)
+		fprintf(stderr, "\ramx-tune: %-6s %-4s %s: %s %.1f, %s %.1f G/s "
+			"(%+.1f %%): %s\n", tune_backend_names[be],
+			tune_op_names[p->op], what, names[0], g[0], names[1],
+			g[1], g[0] > 0 ? 100 * (g[1] / g[0] - 1) : 0.0,
+			names[win]);
 	if (gwin)
 		*gwin = g[win];
 	return cur[win];
@@ -160,8 +169,9 @@ static struct amx_gemm_blocking tune_pair(struct tune_problem *p, int be,
  * micro-kernel in both).  0, or -errno.
  */
 static int tune_edge(const struct tune_problem *sq, int be, int reps,
-		     struct amx_gemm_blocking *best, int *bad)
+		     struct amx_gemm_blocking *best, int *bad, int verbose)
 {
+	static const char *const names[2] = { "copy", "tiles" };
 	struct tune_problem e = *sq;
 	struct amx_gemm_blocking cur[2] = { *best, *best };
 	int ret;
@@ -176,7 +186,8 @@ static int tune_edge(const struct tune_problem *sq, int be, int reps,
 	if (ret)
 		return ret;
 	memcpy(e.cref, e.c, e.s * e.s * 4);
-	*best = tune_pair(&e, be, 8 * reps, cur, bad, NULL);
+	*best = tune_pair(&e, be, 8 * reps, cur, bad, NULL, verbose,
+			  "edge (ragged problem)", names);
 	return 0;
 }
 
@@ -248,11 +259,13 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 	 * so they are settled before nc and prefetch are tuned around them.
 	 */
 	if (ncio) {
+		static const char *const names[2] = { "block", "interleave" };
 		struct amx_gemm_blocking pair[2] = { best, best };
 
 		pair[0].cio = AMX_GEMM_CIO_BLOCK;
 		pair[1].cio = AMX_GEMM_CIO_INTERLEAVE;
-		best = tune_pair(&p, be, reps, pair, &bad, &gbest);
+		best = tune_pair(&p, be, reps, pair, &bad, &gbest, o->verbose,
+				 "cio", names);
 		done++;
 	}
 	for (size_t i = 0; i < nnc; i++) {
@@ -297,7 +310,7 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 		}
 	}
 	if (nedge && !bad) {
-		ret = tune_edge(&p, be, reps, &best, &bad);
+		ret = tune_edge(&p, be, reps, &best, &bad, o->verbose);
 		if (ret)
 			goto out;
 		done++;
