@@ -1,0 +1,179 @@
+#!/bin/bash
+# SPDX-License-Identifier: MIT
+#
+# What issue 9 still needs from AMX silicon, in one run: the machine's
+# facts, the tuner's choices (with both timings of each pairwise one), the
+# benchmark against oneDNN with the built-in blocking and with the tuned
+# one (1 and 2 threads), the targets of both, and each AMX option that has
+# never been timed (edge = tiles, cio = interleave, prefetch 2) against
+# the built-in blocking on the same shapes.
+#
+#   bench/amx-silicon.sh [--build DIR] [--out DIR] [--quick] [--any-cpu]
+#
+#   --build DIR  the build to time (default: build, as ./bootstrap.sh main
+#                leaves it)
+#   --out DIR    where the results go (default:
+#                bench/results/silicon-HOST-YYYY-MM-DD-HHMM); must not exist
+#   --quick      small shapes and a quick tune: checks the run in a minute
+#   --any-cpu    run without AMX too, timing the AVX-512 (or C) fallback:
+#                to try the script on a machine without AMX
+#
+# About 5 minutes on a 2-core host (--quick: one).  The tuning file is
+# written under OUT, never the user's.  OUT/summary.txt collects the
+# results; the CSVs and plots are beside it.  Exit status: 0 done (targets
+# met or not: see the summary), 1 error, 2 usage, 4 no AMX (without
+# --any-cpu).
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+build=$top/build
+out=
+quick=0
+any=0
+
+log() { echo "amx-silicon: $*" >&2; }
+die() { echo "amx-silicon: ERROR: $*" >&2; exit 1; }
+usage() { sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+
+while [ $# -gt 0 ]; do
+	case $1 in
+	--build) [ $# -ge 2 ] || usage; build=$2; shift 2 ;;
+	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	--any-cpu) any=1; shift ;;
+	-h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	*) echo "amx-silicon: unknown argument '$1'" >&2; usage ;;
+	esac
+done
+
+if ! grep -q '\bamx_tile\b' /proc/cpuinfo 2>/dev/null; then
+	if [ "$any" = 0 ]; then
+		log "this CPU has no AMX (no amx_tile in /proc/cpuinfo): nothing to time"
+		log "(--any-cpu runs it on the fallback anyway)"
+		exit 4
+	fi
+	log "no AMX on this CPU: timing the fallback (--any-cpu)"
+fi
+info=$build/tools/amx-info
+tune=$build/tools/amx-tune
+bench=$build/bench/amx-bench
+for b in "$info" "$tune" "$bench"; do
+	[ -x "$b" ] || die "$b missing: build first (./bootstrap.sh main)"
+done
+command -v python3 >/dev/null || die "python3 missing (apt-get install python3)"
+[ -n "$out" ] ||
+	out=$top/bench/results/silicon-$(hostname -s)-$(date +%Y-%m-%d-%H%M)
+[ ! -e "$out" ] || die "$out exists: choose another --out"
+mkdir -p "$out/xdg-default" "$out/xdg-tuned"
+out=$(cd "$out" && pwd)
+
+# what every timed step shares: no tuning file but the one made here, no
+# blocking or backend from the caller's environment
+unset AMX_GEMM_BLOCKS AMX_FORCE_FALLBACK
+export XDG_CACHE_HOME=$out/xdg-default
+
+if [ "$quick" = 1 ]; then
+	bench_args=(--quick)
+	tune_args=(--quick)
+	ab_shapes=64x64x64,100x100x100,1x512x512
+else
+	bench_args=()
+	tune_args=()
+	ab_shapes=256x256x256,384x384x384,1000x1000x1000,2048x2048x2048
+	ab_shapes+=,1x4096x4096,16x4096x4096,32x11008x4096
+fi
+threads=$(nproc 2>/dev/null || echo 2)
+[ "$threads" -le 2 ] || threads=2
+steps=7
+step=0
+t0=$(date +%s)
+next() {
+	step=$((step + 1))
+	log "[$step/$steps] $* ($(($(date +%s) - t0)) s so far)"
+}
+
+next "amx-info"
+# exit status 1 is "AMX not usable", with the reason in the output
+rc=0
+"$info" >"$out/amx-info.txt" 2>&1 || rc=$?
+"$info" --json >"$out/amx-info.json" 2>/dev/null || true
+if [ "$rc" != 0 ] && [ "$any" = 0 ]; then
+	sed 's/^/  /' "$out/amx-info.txt" >&2
+	die "AMX is not usable here (amx-info above): nothing to time"
+fi
+[ "$rc" -le 1 ] || die "amx-info failed: $out/amx-info.txt"
+
+next "amx-tune (into $out/xdg-tuned)"
+XDG_CACHE_HOME=$out/xdg-tuned "$tune" "${tune_args[@]}" --verbose \
+	>"$out/tune.txt" 2>"$out/tune.log" ||
+	die "amx-tune failed: $out/tune.log"
+tr '\r' '\n' <"$out/tune.log" | grep -v '^$' >"$out/tune.log.txt" || true
+mv "$out/tune.log.txt" "$out/tune.log"
+
+next "amx-bench, built-in blocking, 1 and $threads threads"
+"$bench" "${bench_args[@]}" --threads "$threads" --csv "$out/default.csv" \
+	--png "$out/default.png" >"$out/default.txt" 2>&1 ||
+	die "amx-bench failed: $out/default.txt"
+
+next "amx-bench, tuned blocking"
+XDG_CACHE_HOME=$out/xdg-tuned "$bench" "${bench_args[@]}" --threads "$threads" \
+	--csv "$out/tuned.csv" --png "$out/tuned.png" >"$out/tuned.txt" 2>&1 ||
+	die "amx-bench (tuned) failed: $out/tuned.txt"
+
+# the options against the built-in blocking, each run beside a run of the
+# default so that compare.py sees them against the same peer
+ab_opts=("default:" "edge-tiles:amx:*:edge=tiles" "cio-interleave:amx:*:cio=interleave"
+	 "pf2:amx:*:pf=2")
+next "the AMX options, one run each on $ab_shapes"
+ab_csvs=()
+for o in "${ab_opts[@]}"; do
+	name=${o%%:*}
+	val=${o#*:}
+	AMX_GEMM_BLOCKS=$val "$bench" --shapes "$ab_shapes" --threads "$threads" \
+		--csv "$out/ab-$name.csv" >"$out/ab-$name.txt" 2>&1 ||
+		die "amx-bench ($name) failed: $out/ab-$name.txt"
+	ab_csvs+=("$out/ab-$name.csv")
+done
+
+next "targets"
+rc_def=0
+rc_tun=0
+python3 "$top/bench/targets.py" "$out/default.csv" --verbose \
+	>"$out/targets-default.txt" 2>&1 || rc_def=$?
+python3 "$top/bench/targets.py" "$out/tuned.csv" --verbose \
+	>"$out/targets-tuned.txt" 2>&1 || rc_tun=$?
+if [ "$rc_def" -gt 1 ] || [ "$rc_tun" -gt 1 ]; then
+	die "targets.py could not read the results (see $out/targets-*.txt)"
+fi
+
+next "summary"
+python3 "$top/bench/compare.py" "${ab_csvs[@]}" >"$out/options.txt" ||
+	die "compare.py failed"
+python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
+	>"$out/tuned-vs-default.txt" || die "compare.py failed"
+{
+	echo "# amx-silicon $(date -u +%Y-%m-%dT%H:%MZ) on $(hostname -s)"
+	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
+	grep -m1 'model name' /proc/cpuinfo || true
+	echo "AMX flags: $(grep -o 'amx_[a-z0-9]*' /proc/cpuinfo | sort -u | tr '\n' ' ')"
+	echo "quick: $quick, threads: 1 and $threads, took $(($(date +%s) - t0)) s"
+	echo
+	echo "## Targets, built-in blocking (default.csv)"
+	cat "$out/targets-default.txt"
+	echo
+	echo "## Targets, tuned blocking (tuned.csv)"
+	cat "$out/targets-tuned.txt"
+	echo
+	echo "## Tuner (tune.txt; pairwise choices from tune.log)"
+	cat "$out/tune.txt"
+	grep -E ' (cio|edge)' "$out/tune.log" || true
+	echo
+	echo "## AMX options against the built-in blocking (options.txt)"
+	cat "$out/options.txt"
+	echo
+	echo "## Tuned against built-in, every row (tuned-vs-default.txt)"
+	tail -n 1 "$out/tuned-vs-default.txt"
+} >"$out/summary.txt"
+rm -rf "$out/xdg-default"
+log "done in $(($(date +%s) - t0)) s: $out/summary.txt"
+cat "$out/summary.txt"
