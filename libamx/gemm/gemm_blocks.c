@@ -165,9 +165,9 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 			   op, &kc, &mc, &nc, &pf, f7, f8, extra) != 5 + ver)
 			return -EINVAL;
 		if (ver >= 2)
-			memcpy(edge, f7, sizeof(edge));
+			snprintf(edge, sizeof(edge), "%s", f7);
 		if (ver >= 3)
-			memcpy(cio, f8, sizeof(cio));
+			snprintf(cio, sizeof(cio), "%s", f8);
 		if (strchr(line, '-'))
 			return -EINVAL;
 		b = backend_index(be, strlen(be));
