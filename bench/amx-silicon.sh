@@ -62,7 +62,7 @@ for b in "$info" "$tune" "$bench"; do
 done
 command -v python3 >/dev/null || die "python3 missing (apt-get install python3)"
 [ -n "$out" ] ||
-	out=$top/bench/results/silicon-$(hostname -s)-$(date +%Y-%m-%d-%H%M)
+	out=$top/bench/results/silicon-$(uname -n | cut -d. -f1)-$(date +%Y-%m-%d-%H%M)
 [ ! -e "$out" ] || die "$out exists: choose another --out"
 mkdir -p "$out/xdg-default" "$out/xdg-tuned"
 out=$(cd "$out" && pwd)
@@ -152,7 +152,7 @@ python3 "$top/bench/compare.py" "${ab_csvs[@]}" >"$out/options.txt" ||
 python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
 	>"$out/tuned-vs-default.txt" || die "compare.py failed"
 {
-	echo "# amx-silicon $(date -u +%Y-%m-%dT%H:%MZ) on $(hostname -s)"
+	echo "# amx-silicon $(date -u +%Y-%m-%dT%H:%MZ) on $(uname -n | cut -d. -f1)"
 	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	grep -m1 'model name' /proc/cpuinfo || true
 	echo "AMX flags: $(grep -o 'amx_[a-z0-9]*' /proc/cpuinfo | sort -u | tr '\n' ' ')"
