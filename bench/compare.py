@@ -17,23 +17,19 @@ Prints a table, then per OTHER the geometric mean of "vs base" over the
 rows both have.  Exit status: 0, or 2 when a file cannot be read as an
 amx-bench CSV or the runs share no row.
 """
-import csv
 import math
 import os
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import bench_csv  # noqa: E402 (beside this file)
 
 KEY = ("type", "threads", "m", "n", "k")
 NEED = KEY + ("libamx_gflops", "libamx_packed_gflops", "ratio", "packed_ratio")
 
 
 def load(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        raise ValueError("no rows")
-    missing = [c for c in NEED if c not in rows[0]]
-    if missing:
-        raise ValueError("not an amx-bench CSV: no column " + ", ".join(missing))
+    rows = bench_csv.read(path, NEED)
     out = {}
     for r in rows:
         key = tuple(r[c] for c in KEY)

@@ -21,9 +21,11 @@ Prints one line per target, and with --verbose every row that misses.
 Exit status: 0 when every target with rows is met, 1 when one is missed,
 2 when the file cannot be read as an amx-bench CSV.
 """
-import csv
 import statistics
 import sys
+
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import bench_csv  # noqa: E402 (beside this file)
 
 COLUMNS = ("type", "threads", "m", "n", "k", "ratio", "packed_ratio",
            "libamx_gflops", "libamx_packed_gflops", "peak_gflops",
@@ -31,13 +33,7 @@ COLUMNS = ("type", "threads", "m", "n", "k", "ratio", "packed_ratio",
 
 
 def load(path):
-    with open(path, newline="") as f:
-        rows = list(csv.DictReader(f))
-    if not rows:
-        raise ValueError("no rows")
-    missing = [c for c in COLUMNS if c not in rows[0]]
-    if missing:
-        raise ValueError("not an amx-bench CSV: no column " + ", ".join(missing))
+    rows = bench_csv.read(path, COLUMNS)
     out = []
     for r in rows:
         out.append({
