@@ -451,8 +451,6 @@ gemm_amx_shape_body(size_t kt, const uint8_t *a, size_t as, size_t ak,
 		    int cio, const int rows2, const int cols2,
 		    const enum gemm_amx_tdp op)
 {
-	const uint8_t *al = a + (kt - 1) * ak, *bl = b + (kt - 1) * 16 * 128;
-
 	if (cio != GEMM_CIO_INTERLEAVE || !kt) {
 		gemm_amx_c_begin(c, s, acc, !rows2, !cols2);
 		gemm_amx_kloop(kt, a, as, ak, b, pf, kt, rows2, cols2, op);
@@ -476,7 +474,8 @@ gemm_amx_shape_body(size_t kt, const uint8_t *a, size_t as, size_t ak,
 		gemm_amx_cstep(a, as, b, c, s, 0, 0, rows2, cols2, op);
 	gemm_amx_kloop(kt - 2, a + ak, as, ak, b + 16 * 128, pf, kt - 1,
 		       rows2, cols2, op);
-	gemm_amx_cstep(al, as, bl, c, s, 0, 1, rows2, cols2, op);
+	gemm_amx_cstep(a + (kt - 1) * ak, as, b + (kt - 1) * 16 * 128, c, s,
+		       0, 1, rows2, cols2, op);
 }
 
 /*
