@@ -53,13 +53,16 @@ ukr(const size_t mr, size_t kq, const uint8_t *a, const size_t rs,
 	if (corr) {
 		k0 = _mm512_loadu_si512(corr);
 		k1 = _mm512_loadu_si512(corr + 16);
+		_Pragma("GCC unroll 12")
+		for (size_t i = 0; i < mr; i++) {
+			c0[i] = _mm512_add_epi32(c0[i], k0);
+			c1[i] = _mm512_add_epi32(c1[i], k1);
+		}
 	}
 	_Pragma("GCC unroll 12")
 	for (size_t i = 0; i < mr; i++) {
-		_mm512_mask_storeu_epi32(c + i * ldc, m0,
-					 _mm512_add_epi32(c0[i], k0));
-		_mm512_mask_storeu_epi32(c + i * ldc + 16, m1,
-					 _mm512_add_epi32(c1[i], k1));
+		_mm512_mask_storeu_epi32(c + i * ldc, m0, c0[i]);
+		_mm512_mask_storeu_epi32(c + i * ldc + 16, m1, c1[i]);
 	}
 }
 
