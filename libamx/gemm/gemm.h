@@ -236,7 +236,8 @@ AMX_HIDDEN void gemm_pack_a_vnni(size_t mc, size_t kc_bytes, const uint8_t *a,
 				 size_t lda_bytes, uint8_t *dst, uint8_t flip,
 				 unsigned int simd);
 AMX_HIDDEN void gemm_pack_a_tile(size_t mc, size_t kc_bytes, const uint8_t *a,
-				 size_t lda_bytes, uint8_t *dst, uint8_t flip);
+				 size_t lda_bytes, uint8_t *dst, uint8_t flip,
+				 unsigned int simd);
 
 /* B packers: panels packed together, each row read in one piece of them */
 #define GEMM_PACK_PANELS	8

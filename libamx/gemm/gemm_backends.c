@@ -92,8 +92,7 @@ static void amx_pack_a(size_t mc, size_t kc_bytes, const uint8_t *a,
 		       size_t lda_bytes, uint8_t *dst, uint8_t flip,
 		       unsigned int simd)
 {
-	(void)simd;	/* row copies */
-	gemm_pack_a_tile(mc, kc_bytes, a, lda_bytes, dst, flip);
+	gemm_pack_a_tile(mc, kc_bytes, a, lda_bytes, dst, flip, simd);
 }
 
 const struct gemm_backend gemm_backend_amx = {
