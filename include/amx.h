@@ -458,7 +458,12 @@ struct amx_gemm_blocking {
 	uint32_t source;	/* enum amx_gemm_blocking_source (get only) */
 	uint32_t edge;		/* enum amx_gemm_edge */
 	uint32_t cio;		/* enum amx_gemm_cio */
-	uint32_t reserved[1];
+	/*
+	 * AMX only: a call of fewer than @small flop (2 M N K) runs on the
+	 * AVX-512 backend where the CPU has it, since the tile setup costs
+	 * more than such a product; 0: every call runs on AMX.
+	 */
+	uint32_t small;
 };
 
 /*
@@ -474,8 +479,8 @@ AMX_API int amx_gemm_get_blocking(enum amx_gemm_backend backend,
  * (kc rounded up to 64 bytes, mc to the micro-kernel's rows, nc to 32);
  * NULL goes back to defaults, file and environment.  Returns 0, or
  * -EINVAL (a size 0 or too large: kc, mc > 8192, nc > 65536,
- * prefetch > 64, edge not an enum amx_gemm_edge, cio not an enum
- * amx_gemm_cio).
+ * prefetch > 64, small > 2^30, edge not an enum amx_gemm_edge, cio not an
+ * enum amx_gemm_cio).
  */
 AMX_API int amx_gemm_set_blocking(enum amx_gemm_backend backend,
 				  enum amx_gemm_op op,

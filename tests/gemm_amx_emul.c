@@ -205,8 +205,8 @@ int amx_model_status(void)
 	return 0;
 }
 
-/* configurations loaded with a tile smaller than 16 x 64 (edge blocks) */
-static unsigned long emu_partial_cfgs;
+/* configurations loaded, and those with a tile smaller than 16 x 64 */
+static unsigned long emu_cfgs, emu_partial_cfgs;
 
 int amx_model_tile_configure(const struct amx_tilecfg *cfg)
 {
@@ -223,6 +223,7 @@ int amx_model_tile_configure(const struct amx_tilecfg *cfg)
 		emu.colsb[t] = cfg->colsb[t];
 		partial |= cfg->rows[t] != 16 || cfg->colsb[t] != 64;
 	}
+	__atomic_add_fetch(&emu_cfgs, 1, __ATOMIC_RELAXED);
 	if (partial)
 		__atomic_add_fetch(&emu_partial_cfgs, 1, __ATOMIC_RELAXED);
 	emu.configured = 1;
@@ -241,6 +242,8 @@ int main(void)
 	unsigned long moves;
 
 	unsetenv("AMX_FORCE_FALLBACK");
+	/* the grids' small shapes stay on the (modelled) AMX kernels */
+	setenv("AMX_GEMM_BLOCKS", "amx:*:small=0", 1);
 	t_result(amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AMX &&
 		 amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AMX,
 		 "model reports AMX: backend is AMX");
@@ -320,6 +323,32 @@ int main(void)
 	printf("# %lu C tile moves inside K steps\n", emu_c_moves - moves);
 	t_result(emu_c_moves > moves, "cio interleave: C tiles moved inside "
 		 "K steps");
+	/* a call below small runs no tile instruction where AVX-512 can */
+	{
+		static amx_bf16 a[16 * 16], b[16 * 16];
+		static float c[16 * 16];
+		struct amx_gemm_blocking bl;
+		unsigned long before[2];
+		int avx, ok = 1;
+
+		setenv("AMX_FORCE_FALLBACK", "1", 1);
+		avx = amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AVX512;
+		unsetenv("AMX_FORCE_FALLBACK");
+		amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &bl);
+		for (int i = 0; i < 2; i++) {
+			bl.small = i ? 0 : 2 * 16 * 16 * 16 + 1;
+			ok &= !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX,
+						     AMX_GEMM_OP_BF16, &bl);
+			before[i] = emu_cfgs;
+			ok &= !amx_gemm_bf16(0, 16, 16, 16, a, 16, b, 16, c, 16);
+			before[i] = emu_cfgs - before[i];
+		}
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
+		t_result(ok && (before[0] == 0) == avx && before[1] > 0,
+			 "16^3 bf16: %lu tile configurations below small, %lu "
+			 "with small 0 (AVX-512 BF16 %s)", before[0], before[1],
+			 avx ? "here: want 0" : "absent: want some");
+	}
 	printf("# %lu TDP instructions modelled\n", emu_ops);
 	t_result(emu_ops > 0, "the AMX micro-kernels ran");
 	return t_finish();

@@ -44,6 +44,7 @@ struct expect {
 	const char *stderr_has;		/* NULL: stderr must be empty */
 	int edge;			/* 1 + enum amx_gemm_edge; 0: not checked */
 	int cio;			/* 1 + enum amx_gemm_cio; 0: not checked */
+	unsigned long small;		/* 1 + small; 0: not checked */
 };
 
 static int child_check(const struct expect *e)
@@ -76,6 +77,10 @@ static int child_check(const struct expect *e)
 	}
 	if (e->cio && (int)b.cio != e->cio - 1) {
 		printf("# cio %u, want %d\n", b.cio, e->cio - 1);
+		ok = 0;
+	}
+	if (e->small && b.small != e->small - 1) {
+		printf("# small %u, want %lu\n", b.small, e->small - 1);
 		ok = 0;
 	}
 	return ok;
@@ -156,7 +161,7 @@ static void files_and_env(void)
 	struct expect e;
 
 	/* no file: defaults */
-	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL, 0, 0 };
+	e = (struct expect){ -ENOENT, AVX, BF, 0, 0, 0, 0, 0, NULL, 0, 0, 0 };
 	run_case("no tuning file: defaults", NULL, NULL, &e);
 
 	/* a good file: values rounded to the backend's granules */
@@ -167,44 +172,67 @@ static void files_and_env(void)
 		 "amx s8s8 128 32 64 1 tiles interleave\n"
 		 "amx u8s8 128 32 64 1 copy block\n",
 		 cpu_line);
-	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL, 0, 0 };
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE, 320, 108, 1024, 2, NULL, 0, 0, 0 };
 	run_case("good file: avx512 bf16 from the file, rounded", good, NULL, &e);
-	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL, 0, 0 };
+	e = (struct expect){ 0, C, U8, AMX_GEMM_BLOCKING_FILE, 64, 12, 32, 0, NULL, 0, 0, 0 };
 	run_case("good file: c u8s8 from the file", good, NULL, &e);
-	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
+	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0, 0 };
 	run_case("good file: slots it does not name keep the defaults", good, NULL, &e);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
 			     NULL, 1 + AMX_GEMM_EDGE_TILES,
-			     1 + AMX_GEMM_CIO_INTERLEAVE };
+			     1 + AMX_GEMM_CIO_INTERLEAVE, 0 };
 	run_case("good file: amx s8s8 with tile edges, C interleaved", good,
 		 NULL, &e);
 	e = (struct expect){ 0, AMX, U8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
-			     NULL, 1 + AMX_GEMM_EDGE_COPY, 1 + AMX_GEMM_CIO_BLOCK };
+			     NULL, 1 + AMX_GEMM_EDGE_COPY, 1 + AMX_GEMM_CIO_BLOCK, 0 };
 	run_case("good file: amx u8s8 with edges copied, C around the K loop",
 		 good, NULL, &e);
+	e = (struct expect){ 0, AMX, U8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
+			     NULL, 0, 0, 1 + (1ul << 18) };
+	run_case("version 3 file (no small field): amx u8s8 keeps the built-in "
+		 "small (2^18)", good, NULL, &e);
+	snprintf(text, sizeof(text),
+		 "libamx-gemm-blocking 4\n%s\namx bf16 128 32 64 0 copy "
+		 "interleave 4096\navx512 u8s8 256 24 512 0 copy block 777\n",
+		 cpu_line);
+	e = (struct expect){ 0, AMX, BF, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 0,
+			     NULL, 1 + AMX_GEMM_EDGE_COPY,
+			     1 + AMX_GEMM_CIO_INTERLEAVE, 1 + 4096 };
+	run_case("version 4 file: amx bf16 small 4096", text, NULL, &e);
+	e = (struct expect){ 0, AVX, U8, AMX_GEMM_BLOCKING_FILE, 256, 24, 512, 0,
+			     NULL, 0, 0, 1 + 0 };
+	run_case("version 4 file: small on avx512 reads back as 0", text, NULL,
+		 &e);
+	snprintf(text, sizeof(text),
+		 "libamx-gemm-blocking 3\n%s\namx bf16 128 32 64 0 copy "
+		 "block 4096\n", cpu_line);
+	e = (struct expect){ -EINVAL, AMX, BF, AMX_GEMM_BLOCKING_DEFAULT, 0, 0,
+			     0, 0, NULL, 0, 0, 1 + (1ul << 16) };
+	run_case("version 3 file with a small field: malformed, built-in small "
+		 "(2^16)", text, NULL, &e);
 	snprintf(text, sizeof(text),
 		 "libamx-gemm-blocking 2\n%s\namx s8s8 128 32 64 1 tiles\n",
 		 cpu_line);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
-			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK };
+			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK, 0 };
 	run_case("version 2 file (no cio field): read, C around the K loop",
 		 text, NULL, &e);
 	snprintf(text, sizeof(text),
 		 "libamx-gemm-blocking 2\n%s\namx s8s8 128 32 64 1 tiles "
 		 "interleave\n", cpu_line);
 	e = (struct expect){ -EINVAL, AMX, S8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0,
-			     NULL, 0, 0 };
+			     NULL, 0, 0, 0 };
 	run_case("version 2 file with a cio field: malformed", text, NULL, &e);
 	snprintf(text, sizeof(text),
 		 "libamx-gemm-blocking 1\n%s\namx s8s8 128 32 64 1\n", cpu_line);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 32, 64, 1,
-			     NULL, 1 + AMX_GEMM_EDGE_COPY, 1 + AMX_GEMM_CIO_BLOCK };
+			     NULL, 1 + AMX_GEMM_EDGE_COPY, 1 + AMX_GEMM_CIO_BLOCK, 0 };
 	run_case("version 1 file (no edge, cio): read, edges copied, C around "
 		 "the K loop", text, NULL, &e);
 	snprintf(text, sizeof(text),
 		 "libamx-gemm-blocking 1\n%s\namx s8s8 128 32 64 1 tiles\n", cpu_line);
 	e = (struct expect){ -EINVAL, AMX, S8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0,
-			     NULL, 0, 0 };
+			     NULL, 0, 0, 0 };
 	run_case("version 1 file with an edge field: malformed", text, NULL, &e);
 
 	for (size_t i = 0; i < sizeof(bad_lines) / sizeof(bad_lines[0]); i++) {
@@ -214,23 +242,23 @@ static void files_and_env(void)
 			 "libamx-gemm-blocking 3\n%s\nc u8s8 64 12 32 0 copy block\n%s",
 			 cpu_line, bad_lines[i]);
 		e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT,
-				     0, 0, 0, 0, NULL, 0, 0 };
+				     0, 0, 0, 0, NULL, 0, 0, 0 };
 		snprintf(what, sizeof(what), "malformed file ignored as a whole: %.*s",
 			 (int)strlen(bad_lines[i]) - 1, bad_lines[i]);
 		run_case(what, text, NULL, &e);
 	}
-	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
+	e = (struct expect){ -EINVAL, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0, 0 };
 	run_case("empty file ignored", "", NULL, &e);
 	run_case("file without a cpu line ignored",
 		 "libamx-gemm-blocking 3\nc u8s8 64 12 32 0 copy block\n", NULL, &e);
 	run_case("binary junk ignored", "\x7f" "ELF\x02\x01\x01\n\xff\xfe", NULL, &e);
 
-	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
+	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0, 0 };
 	run_case("file from another CPU ignored",
 		 "libamx-gemm-blocking 3\ncpu GenuineIntel 6.143.8 l1d=49152 "
 		 "l2=2097152 l3=110100480\nc u8s8 64 12 32 0 copy block\n", NULL, &e);
-	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0 };
-	for (int v = 0; v <= 4; v += 4) {
+	e = (struct expect){ -EPROTO, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0, 0 };
+	for (int v = 0; v <= 5; v += 5) {
 		char what[64];
 
 		snprintf(text, sizeof(text), "libamx-gemm-blocking %d\n%s\n"
@@ -253,6 +281,7 @@ static void files_and_env(void)
 				.kc = 128, .mc = 64, .nc = 96, .prefetch = 2,
 				.edge = AMX_GEMM_EDGE_TILES,
 				.cio = AMX_GEMM_CIO_INTERLEAVE,
+				.small = 12345,
 			};
 
 			amx_gemm_set_blocking(AMX, S8, &b);
@@ -268,41 +297,53 @@ static void files_and_env(void)
 		}
 		e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_FILE, 128, 64,
 				     96, 2, NULL, 1 + AMX_GEMM_EDGE_TILES,
-				     1 + AMX_GEMM_CIO_INTERLEAVE };
-		run_case("saved file (format 3) reads back: kc, mc, nc, "
-			 "prefetch, edge, cio", len ? text : "", NULL, &e);
+				     1 + AMX_GEMM_CIO_INTERLEAVE, 1 + 12345 };
+		run_case("saved file (format 4) reads back: kc, mc, nc, "
+			 "prefetch, edge, cio, small", len ? text : "", NULL,
+			 &e);
 	}
 
 	/* the environment */
-	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL, 0, 0 };
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 24, 0, 3, NULL, 0, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS sets fields", NULL,
 		 "avx512:bf16:kc=64,mc=24,pf=3", &e);
-	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL, 0, 0 };
+	e = (struct expect){ -ENOENT, C, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 64, 0, NULL, 0, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS wildcards", NULL,
 		 "avx512:bf16:kc=64; *:u8s8:nc=50", &e);
-	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL, 0, 0 };
+	e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_ENV, 64, 108, 1024, 2, NULL, 0, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS over the file, other fields from the file",
 		 good, "avx512:bf16:kc=64", &e);
 	e = (struct expect){ -ENOENT, AMX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
-			     NULL, 1 + AMX_GEMM_EDGE_TILES, 0 };
+			     NULL, 1 + AMX_GEMM_EDGE_TILES, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS edge=tiles", NULL, "amx:*:edge=tiles", &e);
 	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
-			     NULL, 1 + AMX_GEMM_EDGE_COPY, 0 };
+			     NULL, 1 + AMX_GEMM_EDGE_COPY, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS edge=tiles: other backends keep copy", NULL,
 		 "*:*:edge=tiles", &e);
 	e = (struct expect){ -ENOENT, AMX, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
 			     NULL, 1 + AMX_GEMM_EDGE_COPY,
-			     1 + AMX_GEMM_CIO_INTERLEAVE };
+			     1 + AMX_GEMM_CIO_INTERLEAVE, 0 };
 	run_case("AMX_GEMM_BLOCKS cio=interleave", NULL, "amx:*:cio=interleave",
 		 &e);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_ENV, 128, 32, 64, 1,
-			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK };
+			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK, 0 };
 	run_case("AMX_GEMM_BLOCKS cio=block over the file, edge from the file",
 		 good, "amx:s8s8:cio=block", &e);
 	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
-			     NULL, 0, 1 + AMX_GEMM_CIO_BLOCK };
+			     NULL, 0, 1 + AMX_GEMM_CIO_BLOCK, 0 };
 	run_case("AMX_GEMM_BLOCKS cio=interleave: other backends keep block",
 		 NULL, "*:*:cio=interleave", &e);
+	e = (struct expect){ -ENOENT, AMX, S8, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 0, 0, 1 + 0 };
+	run_case("AMX_GEMM_BLOCKS small=0: every amx call on AMX", NULL,
+		 "amx:*:small=0", &e);
+	e = (struct expect){ -ENOENT, AVX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 0, 0, 1 + 0 };
+	run_case("AMX_GEMM_BLOCKS small: other backends keep 0", NULL,
+		 "*:*:small=99", &e);
+	e = (struct expect){ -ENOENT, AMX, BF, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
+			     NULL, 0, 0, 1 + 99 };
+	run_case("AMX_GEMM_BLOCKS small=99 on amx", NULL, "*:*:small=99", &e);
 	{
 		static const char *const bad_env[] = {
 			"avx512:bf16:kc=abc", "gpu:*:kc=64", "avx512:bf16:kc=0",
@@ -311,6 +352,8 @@ static void files_and_env(void)
 			"amx:*:edge=diagonal", "amx:*:edge=1", "amx:*:edge=",
 			"amx:*:cio=overlap", "amx:*:cio=1", "amx:*:cio=",
 			"amx:*:cio=interleave,edge=round",
+			"amx:*:small=", "amx:*:small=x", "amx:*:small=-1",
+			"amx:*:small=1073741825",
 		};
 
 		for (size_t i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++) {
@@ -318,7 +361,7 @@ static void files_and_env(void)
 
 			e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE,
 					     320, 108, 1024, 2,
-					     "AMX_GEMM_BLOCKS ignored", 0, 0 };
+					     "AMX_GEMM_BLOCKS ignored", 0, 0, 0 };
 			snprintf(what, sizeof(what),
 				 "invalid AMX_GEMM_BLOCKS='%s' ignored with a diagnostic",
 				 bad_env[i]);
@@ -378,6 +421,19 @@ static void api(void)
 	      g.cio == AMX_GEMM_CIO_BLOCK;
 	t_result(ok, "set_blocking: cio > interleave -EINVAL; interleave kept "
 		 "for amx, block on other backends");
+	b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32,
+					.small = (1u << 30) + 1 };
+	ok = amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16,
+				   &b) == -EINVAL;
+	b.small = 1u << 30;
+	ok &= !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &b) &&
+	      !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &g) &&
+	      g.small == 1u << 30 &&
+	      !amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) &&
+	      !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
+	      g.small == 0;
+	t_result(ok, "set_blocking: small > 2^30 -EINVAL; 2^30 kept for amx, "
+		 "0 on other backends");
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL);
 }

@@ -7,6 +7,9 @@
  * Every entry point (plain and packed, bf16/s8s8/u8s8), on every backend
  * AMX_FORCE_FALLBACK selects.  After an AMX call the tiles are released
  * (the man pages: tiles are caller-saved, not preserved across a call).
+ * Every call here runs on AMX (small = 0), but the last check: with a
+ * small above the call's size, it runs on AVX-512 where the CPU has it
+ * and leaves the caller's tiles alone.
  */
 #include <signal.h>
 #include <stdlib.h>
@@ -146,6 +149,8 @@ int main(void)
 	int ret;
 
 	alarm(50);
+	/* these products are small: keep them on AMX (see amx_gemm_get_blocking(3)) */
+	setenv("AMX_GEMM_BLOCKS", "amx:*:small=0", 1);
 	amx_test_need_amx();
 	ret = amx_request();
 	if (ret)
@@ -156,7 +161,7 @@ int main(void)
 		tap_skip_all("amx_packed_b_create failed");
 	amx_set_num_threads(1);
 
-	tap_plan(3 * 6 * S_MAX + 2);
+	tap_plan(3 * 6 * S_MAX + 3);
 	for (unsigned int f = 0; f < 3; f++) {
 		if (fallback[f])
 			setenv("AMX_FORCE_FALLBACK", fallback[f], 1);
@@ -192,6 +197,35 @@ int main(void)
 	set_state(S_SAME);
 	ret = amx_gemm_bf16(0, M, N, K, a16, K, b16, N, c_f, N);
 	tap_ok(ret == 0 && check(0), "second GEMM, same config again: %d", ret);
+
+	/* a call below small: AVX-512 runs it where there is one */
+	{
+		struct amx_gemm_blocking b;
+		int avx, same;
+
+		setenv("AMX_FORCE_FALLBACK", "1", 1);
+		avx = amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AVX512;
+		unsetenv("AMX_FORCE_FALLBACK");
+		amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &b);
+		b.small = 2 * M * N * K + 1;
+		ret = amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX,
+					    AMX_GEMM_OP_BF16, &b);
+		memset(c_f, 0, sizeof(c_f));
+		if (!ret)
+			ret = set_state(S_SAME);
+		if (!ret)
+			ret = amx_gemm_bf16(0, M, N, K, a16, K, b16, N, c_f, N);
+		amx_tile_read_config(&live);
+		same = live.palette_id == 1 && live.colsb[7] == 64;
+		tap_ok(ret == 0 && check(0) && same == avx,
+		       "bf16 below small (%u flop): result %s, caller's tiles %s "
+		       "(want %s: this CPU %s AVX-512 BF16)", b.small,
+		       check(0) ? "right" : "WRONG", same ? "kept" : "released",
+		       avx ? "kept" : "released", avx ? "has" : "lacks");
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16,
+				      NULL);
+		amx_tile_release();
+	}
 
 	amx_packed_b_free(pb16);
 	amx_packed_b_free(pb8);

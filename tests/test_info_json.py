@@ -80,8 +80,10 @@ def main():
     check(all(b["kc"] > 0 and b["mc"] > 0 and b["nc"] > 0 and
               b["source"] in ("default", "file", "env", "api") and
               b["edge"] in ("copy", "tiles") and
-              b["cio"] in ("block", "interleave") for b in blk),
-          "gemm_blocking: sizes, edges, C schedules and sources")
+              b["cio"] in ("block", "interleave") and
+              isinstance(b["small"], int) and
+              (b["small"] == 0 or b["backend"] == "amx") for b in blk),
+          "gemm_blocking: sizes, edges, C schedules, small (amx only) and sources")
     env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24;amx:*:edge=tiles;"
                "amx:u8s8:cio=interleave")
     run2 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
@@ -97,6 +99,14 @@ def main():
             for b in json.loads(run2.stdout)["gemm_blocking"] if b["cio"] != "block"]
     check(cios == [("amx", "u8s8", "interleave")],
           f"AMX_GEMM_BLOCKS cio=interleave shows for that slot only: {cios}")
+    env3 = dict(os.environ, AMX_GEMM_BLOCKS="amx:s8s8:small=4096")
+    run3 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
+                          text=True, env=env3)
+    smalls = {(b["backend"], b["op"]): b["small"]
+              for b in json.loads(run3.stdout)["gemm_blocking"]}
+    check(smalls[("amx", "s8s8")] == 4096 and smalls[("amx", "bf16")] > 0 and
+          smalls[("avx512", "s8s8")] == 0,
+          f"AMX_GEMM_BLOCKS small=4096 shows for that slot: {smalls}")
     bad = subprocess.run([amx_info, "--bogus"], capture_output=True, text=True)
     check(bad.returncode == 2 and "usage" in bad.stderr, "unknown option: exit 2 with usage")
     print(f"1..{len(results)}")

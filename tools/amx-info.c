@@ -202,10 +202,11 @@ static void print_blocking_json(void)
 			printf("%s\n    {\"backend\": \"%s\", \"op\": \"%s\", "
 			       "\"kc\": %u, \"mc\": %u, \"nc\": %u, "
 			       "\"prefetch\": %u, \"edge\": \"%s\", "
-			       "\"cio\": \"%s\", \"source\": \"%s\"}",
+			       "\"cio\": \"%s\", \"small\": %u, "
+			       "\"source\": \"%s\"}",
 			       be == 1 && op == 1 ? "" : ",", be_names[be],
 			       op_names[op], b.kc, b.mc, b.nc, b.prefetch,
-			       edge_name(b.edge), cio_name(b.cio),
+			       edge_name(b.edge), cio_name(b.cio), b.small,
 			       src_name(b.source));
 		}
 	printf("\n  ],\n");
@@ -221,16 +222,16 @@ static void print_blocking_human(void)
 	       be_names[inuse[0] > 0 && inuse[0] < 4 ? inuse[0] : 0],
 	       be_names[inuse[1] > 0 && inuse[1] < 4 ? inuse[1] : 0],
 	       file ? file : "", file ? " " : "", file_status_text(st));
-	printf("Blocking:   backend op       kc     mc     nc  prefetch  edge   cio         source\n");
+	printf("Blocking:   backend op       kc     mc     nc  prefetch  edge   cio           small  source\n");
 	for (int be = AMX_GEMM_BACKEND_AMX; be <= AMX_GEMM_BACKEND_C; be++)
 		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
 			struct amx_gemm_blocking b;
 
 			amx_gemm_get_blocking(be, op, &b);
-			printf("            %-7s %-4s %6u %6u %6u  %8u  %-5s  %-10s  %s%s\n",
+			printf("            %-7s %-4s %6u %6u %6u  %8u  %-5s  %-10s %8u  %s%s\n",
 			       be_names[be], op_names[op], b.kc, b.mc, b.nc,
 			       b.prefetch, edge_name(b.edge), cio_name(b.cio),
-			       src_name(b.source),
+			       b.small, src_name(b.source),
 			       (op == 1 && be == inuse[0]) ||
 			       (op > 1 && be == inuse[1]) ? " (in use)" : "");
 		}

@@ -587,6 +587,14 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	j.c = c;
 	j.ldc = ldc;
 	gemm_blocks_get(j.be, op, &j.bs, NULL);
+	if (2.0 * m * n * k < (double)j.bs.small) {
+		const struct gemm_backend *lo = gemm_small_backend(j.be, op);
+
+		if (lo) {	/* a packed B serves every backend */
+			j.be = lo;
+			gemm_blocks_get(j.be, op, &j.bs, NULL);
+		}
+	}
 	j.direct = a_in_place(&j);
 
 	want = 2.0 * m * n * k < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();

@@ -34,6 +34,7 @@ struct gemm_blocks {
 	size_t mc, nc, kc, pf;
 	size_t edge;	/* AMX edge blocks: enum gemm_edge */
 	size_t cio;	/* AMX C tile loads and stores: enum gemm_cio */
+	size_t small;	/* AMX: calls below this many flop run on AVX-512 */
 };
 
 /*
@@ -70,6 +71,7 @@ enum gemm_cio {
 #define GEMM_MC_MAX	8192
 #define GEMM_NC_MAX	65536
 #define GEMM_PF_MAX	64
+#define GEMM_SMALL_MAX	(1ul << 30)
 
 /* where the blocking in force came from */
 enum gemm_blocks_src {
@@ -207,6 +209,12 @@ AMX_HIDDEN int gemm_cpu_avx512bw(void);
 #define GEMM_SIMD_AVX512	2u
 AMX_HIDDEN const struct gemm_backend *gemm_select_backend(enum gemm_op op,
 							  unsigned int *simd);
+/*
+ * The backend that runs @op calls below bs->small flop instead of @be:
+ * AVX-512 in place of AMX where the CPU has the instructions, else NULL.
+ */
+AMX_HIDDEN const struct gemm_backend *
+gemm_small_backend(const struct gemm_backend *be, enum gemm_op op);
 
 /*
  * Packed B block: panels of GEMM_NR columns; panel j holds kcpad/g groups of

@@ -69,6 +69,7 @@ static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 	bs->nc = clamp((size_t)gemm_l3_per_cpu() / 2 / (bs->kc * esz) /
 		       GEMM_NR * GEMM_NR, 256, 4096);
 	bs->pf = 0;
+	bs->small = 0;
 }
 
 /*
@@ -79,6 +80,16 @@ static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
  * cost 5-20 points.  So: kc = 384 bf16 (768 bytes a row: a 24 KiB B
  * micro-panel that stays in L1 across the ir loop), the same bytes for
  * int8 (kc = 768), mc = 256, no prefetch.  Other CPUs: amx-tune.
+ *
+ * Small calls go to AVX-512 (bs->small, in flop): a call's tile
+ * configuration and release alone take 0.13 us there, and the AMX edge
+ * handling computes whole 32 x 32 blocks.  On that Xeon, 1 thread, AMX
+ * against AVX-512 BF16/VNNI (GFLOPS, plain / prepacked B): bf16 16^3
+ * 13/18 against 27/30, 24^3 28/58 against 53/58, 32^3 134/152 against
+ * 84/89; u8s8 (VNNI is 7.5x slower than AMX there, not 28x) 32^3
+ * 124/155 against 209/302, 48^3 170/351 against 229/379, 64^3 694/855
+ * against 473/551.  So below 2^16 flop (32^3) for bf16 and 2^18 (about
+ * 50^3) for int8.
  */
 static void amx_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 {
@@ -86,6 +97,7 @@ static void amx_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 	bs->mc = 256;
 	bs->nc = nc_from_l3(op, bs->kc);
 	bs->pf = 0;
+	bs->small = op == GEMM_OP_BF16 ? 1ul << 16 : 1ul << 18;
 }
 
 static void amx_pack_a(size_t mc, size_t kc_bytes, const uint8_t *a,
@@ -164,11 +176,13 @@ int gemm_blocks_fix(const struct gemm_backend *be, enum gemm_op op,
 {
 	if (!bs->kc || bs->kc > GEMM_KC_MAX || !bs->mc || bs->mc > GEMM_MC_MAX ||
 	    !bs->nc || bs->nc > GEMM_NC_MAX || bs->pf > GEMM_PF_MAX ||
-	    bs->edge > GEMM_EDGE_MAX || bs->cio > GEMM_CIO_MAX)
+	    bs->edge > GEMM_EDGE_MAX || bs->cio > GEMM_CIO_MAX ||
+	    bs->small > GEMM_SMALL_MAX)
 		return -EINVAL;
 	if (be->id != AMX_GEMM_BACKEND_AMX) {
 		bs->edge = GEMM_EDGE_COPY;	/* only AMX has tiles */
 		bs->cio = GEMM_CIO_BLOCK;
+		bs->small = 0;			/* nothing below to go to */
 	}
 	bs->kc = gemm_round_up(bs->kc, kgran(op));
 	bs->mc = gemm_round_up(bs->mc, be->mr);

@@ -28,7 +28,7 @@
 #include "gemm.h"
 
 #define BLOCKING_MAGIC	"libamx-gemm-blocking"
-#define BLOCKING_VERSION 3
+#define BLOCKING_VERSION 4
 #define BLOCKING_NAME	"gemm-blocking"
 #define BLOCKING_SYSTEM	"/etc/libamx/" BLOCKING_NAME
 
@@ -117,10 +117,11 @@ static int name_index(const char *const *names, int max, const char *s)
 }
 
 /*
- * The file: "libamx-gemm-blocking 3", "cpu <key>", then one line per
- * backend and op: "<backend> <op> <kc> <mc> <nc> <pf> <edge> <cio>" (edge
- * copy or tiles, cio block or interleave).  Older versions are read too:
- * 2 has no cio field (block), 1 neither edge nor cio (copy, block).
+ * The file: "libamx-gemm-blocking 4", "cpu <key>", then one line per
+ * backend and op: "<backend> <op> <kc> <mc> <nc> <pf> <edge> <cio>
+ * <small>" (edge copy or tiles, cio block or interleave, small in flop).
+ * Older versions are read too: 3 has no small field (the built-in one
+ * stays), 2 neither small nor cio (block), 1 nor edge (copy).
  * '#' lines and blank lines are skipped.  0, or -EINVAL (malformed),
  * -EPROTO (another version), -ESTALE (made on another CPU); nothing is
  * applied unless 0.
@@ -137,7 +138,7 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 		char be[16], op[16], edge[16] = "copy", cio[16] = "block";
 		char f7[16], f8[16], extra[2];
 		size_t len = strlen(line);
-		unsigned long kc, mc, nc, pf;
+		unsigned long kc, mc, nc, pf, small;
 		int b, o, e, ci;
 
 		if (len && line[len - 1] != '\n' && !feof(f))
@@ -160,9 +161,10 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 			have_cpu = 1;
 			continue;
 		}
-		/* version v has 5 + v fields (edge from 2, cio from 3) */
-		if (sscanf(line, "%15s %15s %lu %lu %lu %lu %15s %15s %1s", be,
-			   op, &kc, &mc, &nc, &pf, f7, f8, extra) != 5 + ver)
+		/* version v has 5 + v fields (edge from 2, cio 3, small 4) */
+		if (sscanf(line, "%15s %15s %lu %lu %lu %lu %15s %15s %lu %1s",
+			   be, op, &kc, &mc, &nc, &pf, f7, f8, &small,
+			   extra) != 5 + ver)
 			return -EINVAL;
 		if (ver >= 2)
 			snprintf(edge, sizeof(edge), "%s", f7);
@@ -176,10 +178,13 @@ static int read_file(FILE *f, struct blocks_slot out[][GEMM_NOPS])
 		ci = name_index(cio_names, GEMM_CIO_MAX, cio);
 		if (b < 0 || o < 0 || e < 0 || ci < 0)
 			return -EINVAL;
+		if (ver < 4)
+			small = tmp[b][o].bs.small;
 		tmp[b][o].bs = (struct gemm_blocks){ .kc = kc, .mc = mc,
 						     .nc = nc, .pf = pf,
 						     .edge = (size_t)e,
-						     .cio = (size_t)ci };
+						     .cio = (size_t)ci,
+						     .small = small };
 		if (gemm_blocks_fix(gemm_backend_by_id(b + 1), o, &tmp[b][o].bs))
 			return -EINVAL;
 		tmp[b][o].src = GEMM_SRC_FILE;
@@ -235,8 +240,8 @@ static void load_file(void)
 
 /*
  * AMX_GEMM_BLOCKS="entry[;entry...]", entry "backend:op:field=value[,...]",
- * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field kc|mc|nc|pf=<number>,
- * edge=copy|tiles or cio=block|interleave.
+ * backend amx|avx512|c|*, op bf16|s8s8|u8s8|*, field
+ * kc|mc|nc|pf|small=<number>, edge=copy|tiles or cio=block|interleave.
  */
 static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 		     const char **why)
@@ -255,7 +260,7 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 		char *c1 = strchr(ent, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
 		char *fsave = NULL, *fld;
 		struct gemm_blocks set = { 0 };
-		int given[6] = { 0 }, b0, o0;
+		int given[7] = { 0 }, b0, o0;
 
 		if (!c1 || !c2) {
 			*why = "an entry is not backend:op:field=value,...";
@@ -290,6 +295,14 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 				given[4] = 1;
 				continue;
 			}
+			if (!strncmp(fld, "small=", 6)) {
+				if (parse_num(fld + 6, &set.small)) {
+					*why = "small is not a number up to 2^30";
+					return -EINVAL;
+				}
+				given[6] = 1;
+				continue;
+			}
 			if (!strncmp(fld, "cio=", 4)) {
 				e = name_index(cio_names, GEMM_CIO_MAX, fld + 4);
 				if (e < 0) {
@@ -304,13 +317,13 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 				if (!strncmp(fld, names[f], 2) && fld[2] == '=')
 					break;
 			if (f == 4 || parse_num(fld + 3, dst[f])) {
-				*why = "a field is not kc|mc|nc|pf=<number>, edge=copy|tiles or cio=block|interleave";
+				*why = "a field is not kc|mc|nc|pf|small=<number>, edge=copy|tiles or cio=block|interleave";
 				return -EINVAL;
 			}
 			given[f] = 1;
 		}
 		if (!given[0] && !given[1] && !given[2] && !given[3] &&
-		    !given[4] && !given[5]) {
+		    !given[4] && !given[5] && !given[6]) {
 			*why = "an entry sets no field";
 			return -EINVAL;
 		}
@@ -332,6 +345,8 @@ static int parse_env(const char *env, struct blocks_slot out[][GEMM_NOPS],
 					bs.edge = set.edge;
 				if (given[5])
 					bs.cio = set.cio;
+				if (given[6])
+					bs.small = set.small;
 				if (gemm_blocks_fix(gemm_backend_by_id(b + 1), op,
 						    &bs)) {
 					*why = "a value is out of range";
@@ -420,6 +435,7 @@ int amx_gemm_get_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 	out->source = (uint32_t)src;
 	out->edge = (uint32_t)bs.edge;
 	out->cio = (uint32_t)bs.cio;
+	out->small = (uint32_t)bs.small;
 	return 0;
 }
 
@@ -435,7 +451,8 @@ int amx_gemm_set_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 	if (in) {
 		bs = (struct gemm_blocks){ .kc = in->kc, .mc = in->mc,
 					   .nc = in->nc, .pf = in->prefetch,
-					   .edge = in->edge, .cio = in->cio };
+					   .edge = in->edge, .cio = in->cio,
+					   .small = in->small };
 		if (gemm_blocks_fix(be, o, &bs))
 			return -EINVAL;
 	}
@@ -524,7 +541,7 @@ static int blocking_save(const char *path)
 	}
 	cpu_key(key, sizeof(key));
 	fprintf(f, BLOCKING_MAGIC " %d\ncpu %s\n"
-		"# backend op kc mc nc prefetch edge cio (see amx_gemm_get_blocking(3))\n",
+		"# backend op kc mc nc prefetch edge cio small (see amx_gemm_get_blocking(3))\n",
 		BLOCKING_VERSION, key);
 	pthread_mutex_lock(&slots_lock);
 	if (!slots_ready)
@@ -535,10 +552,11 @@ static int blocking_save(const char *path)
 
 			if (slots[b][op].src == GEMM_SRC_DEFAULT)
 				continue;	/* keep following the library */
-			fprintf(f, "%s %s %zu %zu %zu %zu %s %s\n",
+			fprintf(f, "%s %s %zu %zu %zu %zu %s %s %zu\n",
 				gemm_backend_by_id(b + 1)->name, op_names[op],
 				bs->kc, bs->mc, bs->nc, bs->pf,
-				edge_names[bs->edge], cio_names[bs->cio]);
+				edge_names[bs->edge], cio_names[bs->cio],
+				bs->small);
 		}
 	pthread_mutex_unlock(&slots_lock);
 	ret = ferror(f) ? -EIO : 0;

@@ -110,6 +110,16 @@ const struct gemm_backend *gemm_select_backend(enum gemm_op op,
 	return &gemm_backend_c;
 }
 
+const struct gemm_backend *gemm_small_backend(const struct gemm_backend *be,
+					      enum gemm_op op)
+{
+	if (be != &gemm_backend_amx)
+		return NULL;
+	if (op == GEMM_OP_BF16 ? gemm_cpu_avx512bf16() : gemm_cpu_avx512vnni())
+		return &gemm_backend_avx512;
+	return NULL;
+}
+
 int amx_gemm_backend(enum amx_gemm_type type)
 {
 	if (type == AMX_GEMM_BF16)
