@@ -155,6 +155,12 @@ struct gemm_backend {
 	 */
 	int a_resident;
 	/*
+	 * B-resident backends: a task of at most this many rows runs them as
+	 * one M block whatever mc says, with N not cut into nc blocks where
+	 * B is packed a few micro-panels at a time (see gemm.c); 0: never.
+	 */
+	size_t one_block_rows;
+	/*
 	 * Ops (bit 1 << op) whose A is packed biased (flip 0x80) and whose
 	 * result gets the per-column correction (s8 x s8 on u8 x s8 VNNI).
 	 */

@@ -24,10 +24,10 @@ static size_t clamp(size_t v, size_t lo, size_t hi)
 	return v < lo ? lo : v > hi ? hi : v;
 }
 
-/* nc: the packed B block (kc x nc) a quarter of L3 */
-static size_t nc_from_l3(enum gemm_op op, size_t kc)
+/* nc: the packed B block (kc x nc) 3/8 of L2 */
+static size_t nc_from_l2(enum gemm_op op, size_t kc)
 {
-	size_t nc = (size_t)gemm_cache_size(3) / 4 / (kc * op_esz(op));
+	size_t nc = (size_t)gemm_cache_size(2) * 3 / 8 / (kc * op_esz(op));
 
 	return clamp(nc / GEMM_NR * GEMM_NR, 256, 4096);
 }
@@ -79,7 +79,16 @@ static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
  * at the kc = 768 the L1 formula above gives; prefetching A in the K loop
  * cost 5-20 points.  So: kc = 384 bf16 (768 bytes a row: a 24 KiB B
  * micro-panel that stays in L1 across the ir loop), the same bytes for
- * int8 (kc = 768), mc = 256, no prefetch.  Other CPUs: amx-tune.
+ * int8 (kc = 768), no prefetch.  Other CPUs: amx-tune.
+ *
+ * mc and nc were timed in the library on an AMX Xeon (L2 2 MiB, 2026-12-04,
+ * 1 thread, GFLOPS plain / prepacked): mc = 32 (one A micro-panel in L1
+ * against the B micro-panels streaming past) with nc = 1024 (the B block,
+ * kc x nc = 768 KiB, stays in L2 for all the M blocks) against the mc =
+ * 256 and nc = 4096 before: bf16 1024^3 860/915 -> 953/985, 4096^3
+ * 508/512 -> 829/821; u8s8 2048^3 1733/1840 -> 1975/1970.  mc 64, 128
+ * and 512 and nc 512, 768, 1344 and 2048 were slower.  So nc fills 3/8
+ * of L2.  Tasks of few rows run as one M block (one_block_rows, gemm.c).
  *
  * Small calls go to AVX-512 (bs->small, in flop): a call's tile
  * configuration and release alone take 0.13 us there, and the AMX edge
@@ -94,8 +103,8 @@ static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 static void amx_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 {
 	bs->kc = 768 / op_esz(op);
-	bs->mc = 256;
-	bs->nc = nc_from_l3(op, bs->kc);
+	bs->mc = 32;
+	bs->nc = nc_from_l2(op, bs->kc);
 	bs->pf = 0;
 	bs->small = op == GEMM_OP_BF16 ? 1ul << 16 : 1ul << 18;
 }
@@ -125,6 +134,7 @@ const struct gemm_backend gemm_backend_amx = {
 	.direct_whole_rows = 1,
 	.pack_a = amx_pack_a,
 	.corr_ops = 0,		/* TDPBSSD multiplies s8 x s8 itself */
+	.one_block_rows = 256,
 	.thread_begin = gemm_amx_begin,
 	.thread_end = gemm_amx_end,
 	.default_blocks = amx_default_blocks,
