@@ -480,16 +480,17 @@ static void choose_grid(const struct gemm_job *j, unsigned int nthr,
 }
 
 /*
- * C is cut into a fixed grid of tasks (two per thread when there are
- * several) that the threads of the job take in turn: a thread the OS
- * starts late, e.g. on a core busy with something else, then simply takes
- * fewer tasks instead of holding up the call.  Which thread computes a
- * task does not change its result.
+ * C is cut into a fixed grid of tasks (be->tasks_per_thread per thread
+ * when there are several) that the threads of the job take in turn: with
+ * more than one, a thread the OS starts late, e.g. on a core busy with
+ * something else, then simply takes fewer tasks instead of holding up
+ * the call.  Which thread computes a task does not change its result.
  */
 static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	struct gemm_job *j = arg;
-	unsigned int tasks = nthr > 1 ? 2 * nthr : 1, tm, tn, t;
+	unsigned int tasks = nthr > 1 ? j->be->tasks_per_thread * nthr : 1;
+	unsigned int tm, tn, t;
 	size_t mr = j->be->mr;
 	size_t um = (j->m + mr - 1) / mr;
 	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;

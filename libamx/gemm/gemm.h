@@ -160,6 +160,8 @@ struct gemm_backend {
 	 * B is packed a few micro-panels at a time (see gemm.c); 0: never.
 	 */
 	size_t one_block_rows;
+	/* tasks of C per thread in a call on several threads (see gemm.c) */
+	unsigned int tasks_per_thread;
 	/*
 	 * Ops (bit 1 << op) whose A is packed biased (flip 0x80) and whose
 	 * result gets the per-column correction (s8 x s8 on u8 x s8 VNNI).
