@@ -56,9 +56,12 @@ static bool shape_valid(const struct amx_palette *p, unsigned int tile,
 int amx_tilecfg_set(struct amx_tilecfg *cfg, unsigned int tile,
 		    unsigned int rows, unsigned int colsb)
 {
+	const struct amx_palette *p;
+
 	if (!cfg || cfg->palette_id != 1 || tile >= AMX_TILE_MAX)
 		return -EINVAL;
-	if (tile >= palette1()->max_names || !shape_valid(palette1(), tile, rows, colsb))
+	p = palette1();
+	if (tile >= p->max_names || !shape_valid(p, tile, rows, colsb))
 		return -EINVAL;
 	cfg->rows[tile] = rows;
 	cfg->colsb[tile] = colsb;
@@ -69,6 +72,7 @@ int amx_tilecfg_set(struct amx_tilecfg *cfg, unsigned int tile,
 static bool cfg_valid(const struct amx_tilecfg *cfg)
 {
 	static const uint8_t zero[sizeof(cfg->reserved)];
+	const struct amx_palette *p;
 	unsigned int t;
 
 	if (memcmp(cfg->reserved, zero, sizeof(zero)))
@@ -80,8 +84,9 @@ static bool cfg_valid(const struct amx_tilecfg *cfg)
 	}
 	if (cfg->palette_id > max_palette())
 		return false;
+	p = palette1();
 	for (t = 0; t < AMX_TILE_MAX; t++)
-		if (!shape_valid(palette1(), t, cfg->rows[t], cfg->colsb[t]))
+		if (!shape_valid(p, t, cfg->rows[t], cfg->colsb[t]))
 			return false;
 	return true;
 }
