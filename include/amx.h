@@ -446,8 +446,8 @@ enum amx_gemm_edge {
  * other tiles' work.  Other backends ignore it (and report BLOCK).
  */
 enum amx_gemm_cio {
-	AMX_GEMM_CIO_BLOCK = 0,		/* around the K loop (the default) */
-	AMX_GEMM_CIO_INTERLEAVE = 1,	/* inside the first and last K step */
+	AMX_GEMM_CIO_BLOCK = 0,		/* around the K loop */
+	AMX_GEMM_CIO_INTERLEAVE = 1,	/* inside the first and last K step (the default) */
 };
 
 struct amx_gemm_blocking {

@@ -320,11 +320,14 @@ static void files_and_env(void)
 			     NULL, 1 + AMX_GEMM_EDGE_COPY, 0, 0 };
 	run_case("AMX_GEMM_BLOCKS edge=tiles: other backends keep copy", NULL,
 		 "*:*:edge=tiles", &e);
+	e = (struct expect){ -ENOENT, AMX, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0,
+			     0, NULL, 1 + AMX_GEMM_EDGE_COPY,
+			     1 + AMX_GEMM_CIO_INTERLEAVE, 0 };
+	run_case("defaults: amx copies edges and interleaves C", NULL, NULL, &e);
 	e = (struct expect){ -ENOENT, AMX, U8, AMX_GEMM_BLOCKING_ENV, 0, 0, 0, 0,
 			     NULL, 1 + AMX_GEMM_EDGE_COPY,
-			     1 + AMX_GEMM_CIO_INTERLEAVE, 0 };
-	run_case("AMX_GEMM_BLOCKS cio=interleave", NULL, "amx:*:cio=interleave",
-		 &e);
+			     1 + AMX_GEMM_CIO_BLOCK, 0 };
+	run_case("AMX_GEMM_BLOCKS cio=block", NULL, "amx:*:cio=block", &e);
 	e = (struct expect){ 0, AMX, S8, AMX_GEMM_BLOCKING_ENV, 128, 32, 64, 1,
 			     NULL, 1 + AMX_GEMM_EDGE_TILES, 1 + AMX_GEMM_CIO_BLOCK, 0 };
 	run_case("AMX_GEMM_BLOCKS cio=block over the file, edge from the file",

@@ -85,7 +85,7 @@ def main():
               (b["small"] == 0 or b["backend"] == "amx") for b in blk),
           "gemm_blocking: sizes, edges, C schedules, small (amx only) and sources")
     env = dict(os.environ, AMX_GEMM_BLOCKS="c:bf16:kc=64,mc=24;amx:*:edge=tiles;"
-               "amx:u8s8:cio=interleave")
+               "amx:u8s8:cio=block")
     run2 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
                           text=True, env=env)
     c_bf16 = [b for b in json.loads(run2.stdout)["gemm_blocking"]
@@ -97,8 +97,9 @@ def main():
     check(amx_edges == ["tiles"] * 3, f"AMX_GEMM_BLOCKS edge=tiles shows: {amx_edges}")
     cios = [(b["backend"], b["op"], b["cio"])
             for b in json.loads(run2.stdout)["gemm_blocking"] if b["cio"] != "block"]
-    check(cios == [("amx", "u8s8", "interleave")],
-          f"AMX_GEMM_BLOCKS cio=interleave shows for that slot only: {cios}")
+    check(cios == [("amx", "bf16", "interleave"), ("amx", "s8s8", "interleave")],
+          f"AMX_GEMM_BLOCKS cio=block shows for that slot only, the other AMX "
+          f"slots keep the default, interleave: {cios}")
     env3 = dict(os.environ, AMX_GEMM_BLOCKS="amx:s8s8:small=4096")
     run3 = subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
                           text=True, env=env3)

@@ -259,11 +259,15 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 	 * so they are settled before nc and prefetch are tuned around them.
 	 */
 	if (ncio) {
-		static const char *const names[2] = { "block", "interleave" };
+		static const char *const cio_names[2] = { "block", "interleave" };
 		struct amx_gemm_blocking pair[2] = { best, best };
+		const char *names[2];
 
-		pair[0].cio = AMX_GEMM_CIO_BLOCK;
-		pair[1].cio = AMX_GEMM_CIO_INTERLEAVE;
+		/* the one in force first: the other must be clearly faster */
+		pair[1].cio = best.cio == AMX_GEMM_CIO_BLOCK ?
+			      AMX_GEMM_CIO_INTERLEAVE : AMX_GEMM_CIO_BLOCK;
+		names[0] = cio_names[pair[0].cio];
+		names[1] = cio_names[pair[1].cio];
 		best = tune_pair(&p, be, reps, pair, &bad, &gbest, o->verbose,
 				 "cio", names);
 		done++;
