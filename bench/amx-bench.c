@@ -8,7 +8,9 @@
  * N = 11008, K = 4096): GFLOPS of libamx and oneDNN with plain B and with
  * B pre-packed (plus the packing cost), % of the measured peak and the
  * libamx/oneDNN ratio.  Best of N runs, C restored before each; the four
- * contenders of a row take turns (see best_times()).
+ * contenders of a row take turns (see best_times()).  Every contender's
+ * result is then checked (verify()); a row that does not match prints
+ * RESULT MISMATCH on stderr and the exit status is 1.
  *
  *   amx-bench [--quick] [--max N] [--reps N] [--shapes MxNxK,...]
  *             [--threads N] [--csv FILE] [--png FILE]
@@ -341,6 +343,118 @@ static int run_dnnl(struct problem *p, void *ctx)
 }
 #endif
 
+/* ---- checking the results -------------------------------------------- */
+
+/* results that did not match, over the whole run (the exit status) */
+static unsigned long mismatches;
+
+static double elem_a(const struct problem *p, size_t i)
+{
+	return p->type == BF16 ? amx_bf16_to_fp32(((const uint16_t *)p->a)[i]) :
+				 ((const uint8_t *)p->a)[i];
+}
+
+static double elem_b(const struct problem *p, size_t i)
+{
+	return p->type == BF16 ? amx_bf16_to_fp32(((const uint16_t *)p->b)[i]) :
+				 ((const int8_t *)p->b)[i];
+}
+
+static double elem_c(const struct problem *p, const void *c, size_t i)
+{
+	return p->type == BF16 ? ((const float *)c)[i] : ((const int32_t *)c)[i];
+}
+
+/*
+ * Each contender run once more after the timing and its C checked: the
+ * first (libamx, plain B) against a dot product in double at 64 sampled
+ * entries, the others against the first over all of C.  u8 x s8 must
+ * match exactly; bf16 within amx_gemm_bf16(3)'s bound, 2 (K + 2) 2^-24
+ * sum |a||b|, against the dot product, and within twice that, with sum
+ * |a||b| <= K max|a| max|b|, between two implementations.
+ * Prints what differs and counts it in mismatches; 0 or -1.
+ */
+static int verify(unsigned int thr, struct problem *p, struct contender *ct,
+		  int n)
+{
+	static const char *const who[] = { "libamx", "libamx prepacked",
+					   "oneDNN", "oneDNN prepacked" };
+	size_t mn = p->m * p->n, bad = 0, worst_i = 0;
+	double amax = 0, bmax = 0, tol, worst = 0;
+	void *ref = xalloc(p->csize);
+	uint64_t s = 0x9e3779b97f4a7c15ull;
+	const char *against = "a dot product in double";
+	int c;
+
+	for (size_t i = 0; i < p->m * p->k; i++)
+		amax = fmax(amax, fabs(elem_a(p, i)));
+	for (size_t i = 0; i < p->k * p->n; i++)
+		bmax = fmax(bmax, fabs(elem_b(p, i)));
+	tol = p->type == BF16 ?
+	      4.0 * (p->k + 2) * 0x1p-24 * p->k * amax * bmax : 0;
+	for (c = 0; c < n && !bad; c++) {
+		if (ct[c].fn(p, ct[c].ctx)) {
+			fprintf(stderr, "amx-bench: RESULT MISMATCH: %s %s "
+				"%zux%zux%zu %u thr: the call failed\n",
+				type_name[p->type], who[c], p->m, p->n, p->k,
+				thr);
+			bad = 1;
+			break;
+		}
+		if (c == 0) {
+			memcpy(ref, p->c, p->csize);
+			for (int t = 0; t < 64; t++) {
+				size_t i, j;
+				double sum = 0, abs = 0, d;
+
+				s = s * 6364136223846793005ull +
+				    1442695040888963407ull;
+				i = (s >> 33) % p->m;
+				j = (s >> 11) % p->n;
+				for (size_t q = 0; q < p->k; q++) {
+					double x = elem_a(p, i * p->k + q) *
+						   elem_b(p, q * p->n + j);
+
+					sum += x;
+					abs += fabs(x);
+				}
+				d = fabs(elem_c(p, ref, i * p->n + j) - sum);
+				if (!(d <= (p->type == BF16 ?
+					    2.0 * (p->k + 2) * 0x1p-24 * abs :
+					    0))) {
+					bad++;
+					worst = d;
+					worst_i = i * p->n + j;
+				}
+			}
+		} else {
+			against = "libamx";
+			for (size_t i = 0; i < mn; i++) {
+				double d = fabs(elem_c(p, p->c, i) -
+						elem_c(p, ref, i));
+
+				if (!(d <= tol)) {	/* NaN too */
+					bad++;
+					if (!(d <= worst)) {
+						worst = d;
+						worst_i = i;
+					}
+				}
+			}
+		}
+		if (bad)
+			fprintf(stderr, "amx-bench: RESULT MISMATCH: %s %s "
+				"%zux%zux%zu %u thr: %zu entries differ from %s "
+				"(worst: row %zu col %zu by %g)\n",
+				type_name[p->type], who[c], p->m, p->n, p->k,
+				thr, bad, against, worst_i / p->n,
+				worst_i % p->n, worst);
+	}
+	free(ref);
+	mismatches += !!bad;
+	return bad ? -1 : 0;
+}
+
 /* ---- one row --------------------------------------------------------- */
 
 struct row {
@@ -389,6 +503,7 @@ static void measure(struct row *r, const struct opts *o)
 	}
 #endif
 	best_times(&p, ct, n, o->reps);
+	verify(r->thr, &p, ct, n);
 	r->amx = flops / ct[0].best / 1e9;
 	r->amx_pk = flops / ct[1].best / 1e9;
 	amx_packed_b_free(pb);
@@ -686,6 +801,11 @@ int main(int argc, char **argv)
 			fprintf(stderr, "amx-bench: gnuplot failed\n");
 	} else if (o.png) {
 		fprintf(stderr, "amx-bench: --png needs --csv\n");
+	}
+	if (mismatches) {
+		fprintf(stderr, "amx-bench: %lu rows with results that do not "
+			"match (see RESULT MISMATCH above)\n", mismatches);
+		return 1;
 	}
 	return 0;
 }
