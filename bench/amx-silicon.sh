@@ -4,9 +4,10 @@
 # What issue 9 still needs from AMX silicon, in one run: the machine's
 # facts, the tuner's choices (with both timings of each pairwise one), the
 # benchmark against oneDNN with the built-in blocking and with the tuned
-# one (1 and 2 threads), the targets of both, and each AMX option that has
-# never been timed (edge = tiles, cio = interleave, prefetch 2) against
-# the built-in blocking on the same shapes.
+# one (1 and 2 threads), the targets of both, and each AMX option that is
+# not the default (edge = tiles, cio = block, prefetch 2) against the
+# built-in blocking on the same shapes, beside a second run of the
+# built-in blocking itself (the run-to-run noise of the comparison).
 #
 #   bench/amx-silicon.sh [--build DIR] [--out DIR] [--quick] [--any-cpu]
 #
@@ -122,8 +123,8 @@ XDG_CACHE_HOME=$out/xdg-tuned "$bench" "${bench_args[@]}" --threads "$threads" \
 
 # the options against the built-in blocking, each run beside a run of the
 # default so that compare.py sees them against the same peer
-ab_opts=("default:" "edge-tiles:amx:*:edge=tiles" "cio-interleave:amx:*:cio=interleave"
-	 "pf2:amx:*:pf=2")
+ab_opts=("default:" "default-again:" "edge-tiles:amx:*:edge=tiles"
+	 "cio-block:amx:*:cio=block" "pf2:amx:*:pf=2")
 next "the AMX options, one run each on $ab_shapes"
 ab_csvs=()
 for o in "${ab_opts[@]}"; do

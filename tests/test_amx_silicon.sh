@@ -55,14 +55,15 @@ grep -q '\[7/7\] summary' "$tmp/stderr"
 t $? "progress on stderr up to the last step"
 ok=0
 for f in summary.txt amx-info.txt tune.txt tune.log default.csv tuned.csv \
-	ab-default.csv ab-edge-tiles.csv ab-cio-interleave.csv ab-pf2.csv \
+	ab-default.csv ab-default-again.csv ab-edge-tiles.csv ab-cio-block.csv ab-pf2.csv \
 	options.txt targets-default.txt targets-tuned.txt; do
 	[ -s "$out/$f" ] || { echo "# missing or empty: $f"; ok=1; }
 done
 t $ok "every result file is there"
 ok=0
 for s in '## Targets, built-in blocking' '## Targets, tuned blocking' \
-	'avx512-ratio\|amx-ratio' '## AMX options' 'ab-cio-interleave.csv: geometric mean'; do
+	'avx512-ratio\|amx-ratio' '## AMX options' 'ab-cio-block.csv: geometric mean' \
+	'ab-default-again.csv: geometric mean'; do
 	grep -q -- "$s" "$out/summary.txt" || { echo "# summary lacks: $s"; ok=1; }
 done
 t $ok "the summary has the targets, tuner and option comparison"
