@@ -20,6 +20,11 @@ static char tmpdir[] = "/tmp/amx-blocking-XXXXXX";
 static char cpu_line[512];	/* "cpu ..." of this machine, from a save */
 static char errfile[700];
 
+/* write_file() texts that put something other than a file there */
+#define AS_FIFO		"\001fifo"
+#define AS_DIR		"\001dir"
+#define AS_BIG		"\001big"
+
 static void write_file(const char *dir, const char *text)
 {
 	char path[700];
@@ -28,6 +33,24 @@ static void write_file(const char *dir, const char *text)
 	snprintf(path, sizeof(path), "%s/libamx", dir);
 	mkdir(path, 0755);
 	snprintf(path, sizeof(path), "%s/libamx/gemm-blocking", dir);
+	if (!strcmp(text, AS_FIFO)) {
+		mkfifo(path, 0644);
+		return;
+	}
+	if (!strcmp(text, AS_DIR)) {
+		mkdir(path, 0755);
+		return;
+	}
+	if (!strcmp(text, AS_BIG)) {	/* a good start, then 1 MiB more */
+		f = fopen(path, "w");
+		if (f) {
+			fprintf(f, "libamx-gemm-blocking 4\n");
+			for (int i = 0; i < 1 << 20; i++)
+				fputc('#', f);
+			fclose(f);
+		}
+		return;
+	}
 	f = fopen(path, "w");
 	if (f) {
 		fputs(text, f);
@@ -252,6 +275,12 @@ static void files_and_env(void)
 	run_case("file without a cpu line ignored",
 		 "libamx-gemm-blocking 3\nc u8s8 64 12 32 0 copy block\n", NULL, &e);
 	run_case("binary junk ignored", "\x7f" "ELF\x02\x01\x01\n\xff\xfe", NULL, &e);
+	/* not a regular file: never read, the first GEMM does not wait */
+	run_case("a FIFO at the tuning file's path ignored, not waited on",
+		 AS_FIFO, NULL, &e);
+	run_case("a directory at the tuning file's path ignored", AS_DIR, NULL,
+		 &e);
+	run_case("a tuning file over 64 KiB ignored", AS_BIG, NULL, &e);
 
 	e = (struct expect){ -ESTALE, C, U8, AMX_GEMM_BLOCKING_DEFAULT, 0, 0, 0, 0, NULL, 0, 0, 0 };
 	run_case("file from another CPU ignored",

@@ -212,6 +212,31 @@ static int user_path(char *buf, size_t len, int dir_only)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
+/*
+ * The tuning file at @path for reading, or NULL with *@status set: only a
+ * regular file of at most 64 KiB (a real one is under 1 KiB) is read, so
+ * that a FIFO, a device or a huge file at that path cannot hold up or
+ * slow down the first GEMM.  It is opened without blocking (opening a
+ * FIFO for reading waits for a writer otherwise).  NULL with *@status
+ * left alone when there is nothing there.
+ */
+static FILE *open_file(const char *path, int *status)
+{
+	struct stat st;
+	FILE *f;
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+
+	if (fd < 0)
+		return NULL;
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_size > 65536 ||
+	    fcntl(fd, F_SETFL, 0) || !(f = fdopen(fd, "r"))) {
+		*status = -EINVAL;
+		close(fd);
+		return NULL;
+	}
+	return f;
+}
+
 /* with slots_lock held */
 static void load_file(void)
 {
@@ -226,9 +251,13 @@ static void load_file(void)
 
 		if (!paths[i])
 			continue;
-		f = fopen(paths[i], "re");
-		if (!f)
+		f = open_file(paths[i], &file_status);
+		if (!f) {
+			if (file_status == -EINVAL)
+				snprintf(file_used, sizeof(file_used), "%s",
+					 paths[i]);
 			continue;
+		}
 		ret = read_file(f, base);
 		fclose(f);
 		snprintf(file_used, sizeof(file_used), "%s", paths[i]);
