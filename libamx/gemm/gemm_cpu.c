@@ -130,7 +130,7 @@ int amx_gemm_backend(enum amx_gemm_type type)
 }
 
 /* cache sizes in bytes: sysconf, else CPUID leaf 4, else a guess */
-long gemm_cache_size(int level)
+static long cache_size_read(int level)
 {
 	static const int names[] = { _SC_LEVEL1_DCACHE_SIZE,
 				     _SC_LEVEL2_CACHE_SIZE,
@@ -149,6 +149,23 @@ long gemm_cache_size(int level)
 				      ((b & 0xfff) + 1) * (c + 1));
 	}
 	return guess[level - 1];
+}
+
+/*
+ * Read once per level: glibc's sysconf() runs CPUID for these each time,
+ * 3 % of a 16^3 u8s8 call on the AMX Xeon (two lookups a call on the
+ * small-M path).  Threads that race here store the same value.
+ */
+long gemm_cache_size(int level)
+{
+	static long cached[3];
+	long v = __atomic_load_n(&cached[level - 1], __ATOMIC_RELAXED);
+
+	if (!v) {
+		v = cache_size_read(level);
+		__atomic_store_n(&cached[level - 1], v, __ATOMIC_RELAXED);
+	}
+	return v;
 }
 
 /* CPUs in a sysfs list such as "0-15,32-47"; 0 when it does not parse */
