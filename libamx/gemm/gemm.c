@@ -490,20 +490,28 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	struct gemm_job *j = arg;
 	unsigned int tasks = nthr > 1 ? j->be->tasks_per_thread * nthr : 1;
-	unsigned int tm, tn, t;
+	unsigned int tm = 1, tn = 1, t;
 	size_t mr = j->be->mr;
 	size_t um = (j->m + mr - 1) / mr;
 	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;
 	int begun = 0, ret = 0;
 
 	(void)tid;
-	choose_grid(j, tasks, &tm, &tn);
+	/* one task: no grid (its divisions were 10 % of a 16^3 call) */
+	if (tasks > 1)
+		choose_grid(j, tasks, &tm, &tn);
 	while (!ret && (t = __atomic_fetch_add(&j->next_task, 1,
 					       __ATOMIC_RELAXED)) < tasks) {
-		unsigned int ti = t / tn, tj = t % tn;
-		size_t m0 = um * ti / tm * mr, m1 = um * (ti + 1) / tm * mr;
-		size_t n0 = un * tj / tn * GEMM_NR, n1 = un * (tj + 1) / tn * GEMM_NR;
+		size_t m0 = 0, m1 = j->m, n0 = 0, n1 = j->n;
 
+		if (tasks > 1) {
+			unsigned int ti = t / tn, tj = t % tn;
+
+			m0 = um * ti / tm * mr;
+			m1 = um * (ti + 1) / tm * mr;
+			n0 = un * tj / tn * GEMM_NR;
+			n1 = un * (tj + 1) / tn * GEMM_NR;
+		}
 		if (m1 > j->m)
 			m1 = j->m;
 		if (n1 > j->n)
