@@ -57,6 +57,9 @@ int main(void)
 	amx_gemm_s8s8(0, M, N, K, a8, K, b8, N, ref8, N);
 	t_result(t_check_bf16(M, N, K, a, K, b, N, NULL, ref, N, 0, NULL),
 		 "1-thread bf16 reference within bound");
+	/* the threads are compared with it: it must be right itself */
+	t_result(t_check_i8(M, N, K, a8, 0, K, b8, N, NULL, ref8, N, 0),
+		 "1-thread s8s8 reference exact");
 	for (unsigned int n = 2; n <= 4; n++) {
 		amx_set_num_threads(n);
 		memset(c, 0, sizeof(c));
