@@ -62,7 +62,7 @@ T_FN double t_bf2d(uint16_t h)
 	return amx_test_bf2f(h);
 }
 
-/* values in [-2, 2) rounded to bf16; never subnormal */
+/* values in (-4, 4), multiples of 2^-14 rounded to bf16; never subnormal */
 T_FN void t_fill_bf16(uint16_t *p, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
