@@ -10,6 +10,7 @@
  * reason is printed).
  */
 #include <amx.h>
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -87,9 +88,20 @@ int main(void)
 {
 	int ret = amx_request(), bad8 = 0, bad16 = 0, i, j;
 
-	if (ret) {
+	/*
+	 * Exit 4 (skipped) only when this machine has no AMX to offer
+	 * (-EOPNOTSUPP, or -EINVAL from a kernel without the permission
+	 * calls); a refusal where AMX exists (-ENOSPC: the signal stack is
+	 * too small, -EPERM, -ENOMEM) is an error.
+	 */
+	if (ret == -EOPNOTSUPP || ret == -EINVAL) {
 		printf("tile_matmul: AMX unavailable: %s\n", amx_strerror(ret));
 		return 4;
+	}
+	if (ret) {
+		fprintf(stderr, "tile_matmul: amx_request() failed: %s\n",
+			amx_strerror(ret));
+		return 1;
 	}
 	make_inputs();
 	reference();

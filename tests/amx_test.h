@@ -21,6 +21,24 @@ static inline void amx_test_need_amx(void)
 		tap_skip_all(amx_strerror(ret));
 }
 
+/*
+ * amx_request() for a program that needs AMX: returns when it is granted;
+ * exits 4 (skip) only when AMX is absent here (-EOPNOTSUPP: not in the CPU
+ * or not enabled by the kernel; -EINVAL: a kernel without the permission
+ * calls); any other refusal (-ENOSPC, -EPERM, -ENOMEM, ...) on a machine
+ * that has AMX is a failure: "Bail out!" with the reason, exit 1.
+ */
+static inline void amx_test_request(void)
+{
+	int ret = amx_request();
+
+	if (!ret)
+		return;
+	if (ret == -EOPNOTSUPP || ret == -EINVAL)
+		tap_skip_all(amx_strerror(ret));
+	tap_bail_out(amx_strerror(ret));
+}
+
 /* Raw ARCH_GET_XCOMP_PERM, bypassing the library. */
 static inline uint64_t amx_test_perm(void)
 {
