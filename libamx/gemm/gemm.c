@@ -308,7 +308,18 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	size_t esz = j->esz, kc = pb ? pb->kc : kc_balanced(j->k, j->bs.kc, esz);
 	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr;
 	int need_corr = !!(be->corr_ops & (1u << j->op));
-	int jit;
+	int direct = j->direct, a_res, jit;
+	/*
+	 * Plain B and A in place: each B micro-panel is packed by the first
+	 * micro-kernel that uses it (gemm_bpanels.fuse), not in a pass of
+	 * its own before the macro-kernel.
+	 */
+	int fuse = !pb && direct && be->ukr_fused[j->op] && !need_corr &&
+		   !be->direct_whole_rows;
+	size_t kcmax, mcmax, ncmax, group, asz, nbuf, bsz, csz;
+	uint8_t *abuf, *bbuf;
+	int32_t *cbuf;
+
 	/*
 	 * B-resident (AMX): the large problems run best with one A
 	 * micro-panel against a B block in L2 (mc 32, nc from L2, see
@@ -326,18 +337,6 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 		nc = n1 - n0;
 	}
 	jit = !pb && m1 - m0 <= mc;	/* pack B per few micro-panels */
-	int direct = j->direct, a_res;
-	/*
-	 * Plain B and A in place: each B micro-panel is packed by the first
-	 * micro-kernel that uses it (gemm_bpanels.fuse), not in a pass of
-	 * its own before the macro-kernel.
-	 */
-	int fuse = !pb && direct && be->ukr_fused[j->op] && !need_corr &&
-		   !be->direct_whole_rows;
-	size_t kcmax, mcmax, ncmax, group, asz, nbuf, bsz, csz;
-	uint8_t *abuf, *bbuf;
-	int32_t *cbuf;
-
 	/*
 	 * Few rows (prepacked B here): B-resident, so that B goes through
 	 * the caches once, not once per A micro-panel (M = 16 against a
@@ -566,6 +565,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	uintptr_t alo, ahi, blo, bhi, clo, chi;
 	struct gemm_job j;
 	unsigned int want;
+	double flops;
 	int ret;
 
 	if (flags & ~AMX_GEMM_ACCUMULATE)
@@ -612,8 +612,9 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	j.pb = pb;
 	j.c = c;
 	j.ldc = ldc;
+	flops = 2.0 * m * n * k;	/* n and k from a packed B */
 	gemm_blocks_get(j.be, op, &j.bs, NULL);
-	if (2.0 * m * n * k < (double)j.bs.small) {
+	if (flops < (double)j.bs.small) {
 		const struct gemm_backend *lo = gemm_small_backend(j.be, op);
 
 		if (lo) {	/* a packed B serves every backend */
@@ -623,7 +624,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	}
 	j.direct = a_in_place(&j);
 
-	want = 2.0 * m * n * k < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
+	want = flops < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
 	amx_pool_run(gemm_thread, &j, want);
 	return j.err;
 }

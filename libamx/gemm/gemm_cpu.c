@@ -88,6 +88,13 @@ int gemm_cpu_avx512bw(void)
  * (amx__force_fallback()).  Read at each call so a process can switch
  * (tests do).
  */
+/* whether the AVX-512 backend has the instructions for @op here */
+static int avx512_runs(enum gemm_op op)
+{
+	return op == GEMM_OP_BF16 ? gemm_cpu_avx512bf16() :
+				    gemm_cpu_avx512vnni();
+}
+
 const struct gemm_backend *gemm_select_backend(enum gemm_op op,
 					       unsigned int *simd)
 {
@@ -101,23 +108,16 @@ const struct gemm_backend *gemm_select_backend(enum gemm_op op,
 			(gemm_cpu_avx512bw() ? GEMM_SIMD_AVX512 : 0);
 	if (!force && amx_status() == 0)
 		return &gemm_backend_amx;
-	if (!force_c) {
-		if (op == GEMM_OP_BF16 && gemm_cpu_avx512bf16())
-			return &gemm_backend_avx512;
-		if (op != GEMM_OP_BF16 && gemm_cpu_avx512vnni())
-			return &gemm_backend_avx512;
-	}
+	if (!force_c && avx512_runs(op))
+		return &gemm_backend_avx512;
 	return &gemm_backend_c;
 }
 
 const struct gemm_backend *gemm_small_backend(const struct gemm_backend *be,
 					      enum gemm_op op)
 {
-	if (be != &gemm_backend_amx)
-		return NULL;
-	if (op == GEMM_OP_BF16 ? gemm_cpu_avx512bf16() : gemm_cpu_avx512vnni())
-		return &gemm_backend_avx512;
-	return NULL;
+	return be == &gemm_backend_amx && avx512_runs(op) ?
+	       &gemm_backend_avx512 : NULL;
 }
 
 int amx_gemm_backend(enum amx_gemm_type type)
