@@ -90,11 +90,13 @@ static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
  * and 512 and nc 512, 768, 1344 and 2048 were slower.  So nc fills 3/8
  * of L2.  Tasks of few rows run as one M block (one_block_rows, gemm.c).
  *
- * Edges copied, C moved inside the first and last K step (cio): in two
- * full amx-silicon.sh runs there, interleave against block 1.018x and
- * 1.025x (geometric means over 56 ratios to oneDNN), edge tiles 0.930x
- * and 0.966x; in alternating runs 0.97-1.15x (128 x 4096 x 4096 bf16
- * prepacked 1.08-1.15x, 256^3 bf16 0.97-0.99x).
+ * Edges copied (edge tiles 0.930x, 0.966x and 0.980x in three full
+ * amx-silicon.sh runs there, geometric means over 56 ratios to oneDNN).
+ * C moved inside the first and last K step (cio): interleave against
+ * block 1.018x and 1.025x in the first two runs, 0.97-1.15x in
+ * alternating runs of single shapes, but block against interleave 0.998x
+ * in the third, whose second run of the same default gave 1.017x: no
+ * difference this machine can measure, and interleave stays.
  *
  * Small calls go to AVX-512 (bs->small, in flop): a call's tile
  * configuration and release alone take 0.13 us there, and the AMX edge
@@ -117,13 +119,6 @@ static void amx_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 	bs->small = op == GEMM_OP_BF16 ? 1ul << 16 : 1ul << 18;
 }
 
-static void amx_pack_a(size_t mc, size_t kc_bytes, const uint8_t *a,
-		       size_t lda_bytes, uint8_t *dst, uint8_t flip,
-		       unsigned int simd)
-{
-	gemm_pack_a_tile(mc, kc_bytes, a, lda_bytes, dst, flip, simd);
-}
-
 const struct gemm_backend gemm_backend_amx = {
 	.id = AMX_GEMM_BACKEND_AMX,
 	.name = "amx",
@@ -140,7 +135,7 @@ const struct gemm_backend gemm_backend_amx = {
 	.direct_kalign = 64,
 	.direct_align = 64,
 	.direct_whole_rows = 1,
-	.pack_a = amx_pack_a,
+	.pack_a = gemm_pack_a_tile,
 	.corr_ops = 0,		/* TDPBSSD multiplies s8 x s8 itself */
 	.one_block_rows = 256,
 	/*
