@@ -621,7 +621,9 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             what = "xrstor";
             counts[9]++;
             if (!check_state()) {
-                break;
+                snprintf(desc, dlen, "epoch %d op %d (xrstor): %s", ep, i,
+                         why);
+                return 0;
             }
             memset(xbuf, 0xcc, xsave_size);
             hw_xsavec(xbuf, XTILE_MASK | 3);
