@@ -927,32 +927,41 @@ static void fixed_checks(void)
                            { -1, 0, 1, -128, 3, 0, 0, 1 } };
         int32_t cres[2][2];
 
+        memset(cres, 0x55, sizeof(cres));      /* rows not stored show */
         hw_tileloadd(1, a, 8, 0);
         hw_tileloadd(2, b, 8, 0);
         hw_tdp(OP_SSD, 0);
         hw_tilestored(0, cres, 8);
         /* row0: k0: (1+2+3+4)*1=10, (1+2+3+4)*2=20; k1: -1*-1+0+-3*1+-4*-128
-         * = 1-3+512 = 510, -1*3+0+0+-4*1 = -7  -> 520, 13 */
-        tap_ok(cres[0][0] == 520 && cres[0][1] == 13,
-            "TDPBSSD known answer row 0 (%d %d)", cres[0][0], cres[0][1]);
+         * = 1-3+512 = 510, -1*3+0+0+-4*1 = -7  -> 520, 13
+         * row1: k0: 127-128+0+1 = 0, (127-128+0+1)*2 = 0; k1: -5+0+7-1024
+         * = -1022, 15+0+0+8 = 23  -> -1022, 23 */
+        tap_ok(cres[0][0] == 520 && cres[0][1] == 13 &&
+               cres[1][0] == -1022 && cres[1][1] == 23,
+            "TDPBSSD known answer (%d %d / %d %d)", cres[0][0], cres[0][1],
+            cres[1][0], cres[1][1]);
     }
     {
         /* bf16 1.0 = 0x3f80, 2.0 = 0x4000, 0.5 = 0x3f00 */
         uint16_t a[2][4] = { { 0x3f80, 0x4000, 0x3f00, 0x3f80 },
-                             { 0x4000, 0x4000, 0x4000, 0x4000 } };
+                             { 0x4000, 0x3f00, 0x3f80, 0x4000 } };
         uint16_t b[2][4] = { { 0x4000, 0x3f80, 0x3f80, 0x3f00 },
                              { 0x3f80, 0x3f80, 0x4000, 0x4000 } };
         float cres[2][2];
 
+        memset(cres, 0x55, sizeof(cres));
         hw_tilezero(0);
         hw_tileloadd(1, a, 8, 0);
         hw_tileloadd(2, b, 8, 0);
         hw_tdp(OP_BF16, 0);
         hw_tilestored(0, cres, 8);
         /* C[0][0] = 1*2 + 2*1 + 0.5*1 + 1*1 = 5.5; C[0][1] = 1*1 + 2*0.5
-         * + 0.5*2 + 1*2 = 5 */
-        tap_ok(cres[0][0] == 5.5f && cres[0][1] == 5.0f,
-            "TDPBF16PS known answer row 0 (%g %g)", cres[0][0], cres[0][1]);
+         * + 0.5*2 + 1*2 = 5; C[1][0] = 2*2 + 0.5*1 + 1*1 + 2*1 = 7.5;
+         * C[1][1] = 2*1 + 0.5*0.5 + 1*2 + 2*2 = 8.25 (all exact) */
+        tap_ok(cres[0][0] == 5.5f && cres[0][1] == 5.0f &&
+               cres[1][0] == 7.5f && cres[1][1] == 8.25f,
+            "TDPBF16PS known answer (%g %g / %g %g)", cres[0][0],
+            cres[0][1], cres[1][0], cres[1][1]);
     }
     inuse = xgetbv1();
     tap_ok((inuse & XTILE_MASK) == XTILE_MASK,
