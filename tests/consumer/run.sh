@@ -2,8 +2,11 @@
 # SPDX-License-Identifier: MIT
 # Install the SDK from build tree $2 into a scratch prefix, then build and
 # run a consumer with $1 = cmake (find_package) or pkgconfig (pkg-config).
+# $3 = ON when the tree built libamx_cblas (AMX_BUILD_CBLAS): then the
+# install must hold it and its consumers run; OFF: it must not be there.
 set -eu
-how=$1 build=$2
+[ $# -eq 3 ] || { echo "usage: run.sh cmake|pkgconfig BUILD_DIR ON|OFF" >&2; exit 2; }
+how=$1 build=$2 cblas=$3
 here=$(cd "$(dirname "$0")" && pwd)
 work=$build/consumer-$how
 rm -rf "$work"
@@ -11,8 +14,20 @@ mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
 libdir=$(find "$prefix" -name 'libamx.so.0' -printf '%h\n' | head -n1)
-cblas=OFF
-[ -e "$libdir/libamx_cblas.so.0" ] && cblas=ON
+[ -n "$libdir" ] || { echo "FAIL: no libamx.so.0 under $prefix after install"; exit 1; }
+case $cblas in
+ON)
+	[ -e "$libdir/libamx_cblas.so.0" ] || {
+		echo "FAIL: libamx_cblas was built but the install has no $libdir/libamx_cblas.so.0"
+		exit 1
+	} ;;
+OFF)
+	[ ! -e "$libdir/libamx_cblas.so.0" ] || {
+		echo "FAIL: AMX_BUILD_CBLAS is OFF but libamx_cblas.so.0 was installed"
+		exit 1
+	} ;;
+*) echo "run.sh: the third argument must be ON or OFF, not '$cblas'" >&2; exit 2 ;;
+esac
 
 case $how in
 cmake)
