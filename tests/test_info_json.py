@@ -1,13 +1,128 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
 """amx-info --json parses and agrees with the library (tests/info_dump)."""
+import ctypes
 import json
+import mmap
 import os
 import subprocess
 import sys
 
 FEATURES = ["amx_tile", "amx_int8", "amx_bf16", "amx_fp16", "amx_complex",
             "osxsave", "xfd", "avx512f", "avx512_bf16", "avx512_vnni"]
+
+
+# Facts read here without the library, to compare amx-info against: CPUID
+# and XGETBV as machine code of our own (x86-64 System V), arch_prctl(2)
+# directly, /proc/cpuinfo's flags.
+CPUID_CODE = bytes([
+    0x53,                    # push rbx
+    0x49, 0x89, 0xd0,        # mov r8, rdx        (out)
+    0x89, 0xf8,              # mov eax, edi       (leaf)
+    0x89, 0xf1,              # mov ecx, esi       (sub-leaf)
+    0x0f, 0xa2,              # cpuid
+    0x41, 0x89, 0x00,        # mov [r8], eax
+    0x41, 0x89, 0x58, 0x04,  # mov [r8+4], ebx
+    0x41, 0x89, 0x48, 0x08,  # mov [r8+8], ecx
+    0x41, 0x89, 0x50, 0x0c,  # mov [r8+12], edx
+    0x5b,                    # pop rbx
+    0xc3])                   # ret
+XGETBV0_CODE = bytes([
+    0x31, 0xc9,              # xor ecx, ecx
+    0x0f, 0x01, 0xd0,        # xgetbv
+    0x48, 0xc1, 0xe2, 0x20,  # shl rdx, 32
+    0x48, 0x09, 0xd0,        # or rax, rdx
+    0xc3])                   # ret
+ARCH_GET_XCOMP_SUPP = 0x1021
+SYS_ARCH_PRCTL = 158
+AT_MINSIGSTKSZ = 51
+_code_pages = []
+
+
+def machine_code(code, restype, *argtypes):
+    page = mmap.mmap(-1, mmap.PAGESIZE,
+                     prot=mmap.PROT_READ | mmap.PROT_WRITE | mmap.PROT_EXEC)
+    page.write(code)
+    _code_pages.append(page)
+    addr = ctypes.addressof(ctypes.c_char.from_buffer(page))
+    return ctypes.CFUNCTYPE(restype, *argtypes)(addr)
+
+
+def independent_facts():
+    """CPUID leaves, XCR0, ARCH_GET_XCOMP_SUPP, AT_MINSIGSTKSZ, cpuinfo flags."""
+    cpuid_fn = machine_code(CPUID_CODE, None, ctypes.c_uint32, ctypes.c_uint32,
+                            ctypes.POINTER(ctypes.c_uint32 * 4))
+
+    def cpuid(leaf, sub=0):
+        out = (ctypes.c_uint32 * 4)()
+        cpuid_fn(leaf, sub, ctypes.pointer(out))
+        return tuple(out)
+
+    f = {"cpuid": cpuid}
+    osxsave = bool(cpuid(1)[2] & (1 << 27))
+    f["xcr0"] = machine_code(XGETBV0_CODE, ctypes.c_uint64)() if osxsave else 0
+    libc = ctypes.CDLL(None, use_errno=True)
+    mask = ctypes.c_uint64(0)
+    ret = libc.syscall(ctypes.c_long(SYS_ARCH_PRCTL), ctypes.c_long(ARCH_GET_XCOMP_SUPP),
+                       ctypes.byref(mask))
+    f["kernel_supported"] = mask.value if ret == 0 else 0
+    libc.getauxval.restype = ctypes.c_ulong
+    f["minsigstksz"] = libc.getauxval(ctypes.c_ulong(AT_MINSIGSTKSZ))
+    f["flags"] = set()
+    with open("/proc/cpuinfo") as fh:
+        for line in fh:
+            if line.startswith("flags"):
+                f["flags"] = set(line.split(":", 1)[1].split())
+                break
+    return f
+
+
+def check_independent(doc, check):
+    """amx-info against what this script read itself."""
+    f = independent_facts()
+    cpuid = f["cpuid"]
+    check(doc["xcr0"] == f["xcr0"], f"xcr0 {doc['xcr0']:#x} == XGETBV(0) here {f['xcr0']:#x}")
+    check(doc["kernel_supported"] == f["kernel_supported"],
+          f"kernel_supported {doc['kernel_supported']:#x} == ARCH_GET_XCOMP_SUPP here "
+          f"{f['kernel_supported']:#x}")
+    check(doc["minsigstksz"] == f["minsigstksz"],
+          f"minsigstksz {doc['minsigstksz']} == getauxval(AT_MINSIGSTKSZ) here "
+          f"{f['minsigstksz']}")
+    eax, ebx, ecx, _ = cpuid(0xd, 0)
+    check((doc["xsave_size_enabled"], doc["xsave_size_max"]) == (ebx, ecx),
+          f"XSAVE sizes {doc['xsave_size_enabled']}/{doc['xsave_size_max']} == CPUID.0xD.0 "
+          f"{ebx}/{ecx}")
+    eax, ebx, _, _ = cpuid(0xd, 18)
+    check((doc["xtiledata_size"], doc["xtiledata_offset"]) == (eax, ebx),
+          f"XTILEDATA size/offset {doc['xtiledata_size']}/{doc['xtiledata_offset']} == "
+          f"CPUID.0xD.18 {eax}/{ebx}")
+    leaf7 = cpuid(7, 0)
+    bits = {"amx_tile": leaf7[3] >> 24 & 1, "amx_int8": leaf7[3] >> 25 & 1,
+            "amx_bf16": leaf7[3] >> 22 & 1, "avx512f": leaf7[1] >> 16 & 1,
+            "avx512_vnni": leaf7[2] >> 11 & 1}
+    if leaf7[0] >= 1:
+        leaf71 = cpuid(7, 1)
+        bits["amx_fp16"] = leaf71[0] >> 21 & 1
+        bits["avx512_bf16"] = leaf71[0] >> 5 & 1
+        bits["amx_complex"] = leaf71[3] >> 8 & 1
+    got = {k: int(doc["cpu_features"][k]) for k in bits}
+    check(got == bits, f"cpu_features == CPUID.7 bits here {bits}")
+    # /proc/cpuinfo: what the kernel shows (it may clear a feature it does
+    # not support, never add one): every flag it shows, amx-info reports
+    shown = {k for k in ("amx_tile", "amx_int8", "amx_bf16", "amx_fp16", "avx512f",
+                         "avx512_bf16", "avx512_vnni") if k in f["flags"]}
+    check(all(doc["cpu_features"][k] for k in shown),
+          f"every /proc/cpuinfo flag shown is reported: {sorted(shown)}")
+    if doc["cpu_features"]["amx_tile"]:
+        eax, ebx, ecx, _ = cpuid(0x1d, 1)
+        want = {"total_bytes": eax & 0xffff, "bytes_per_tile": eax >> 16,
+                "bytes_per_row": ebx & 0xffff, "max_names": ebx >> 16,
+                "max_rows": ecx & 0xffff}
+        check(doc["palette1"] == want, f"palette1 == CPUID.0x1D.1 here {want}")
+        _, ebx, _, _ = cpuid(0x1e, 0)
+        check((doc["tmul_max_k"], doc["tmul_max_n"]) == (ebx & 0xff, ebx >> 8 & 0xffff),
+              f"TMUL limits {doc['tmul_max_k']}/{doc['tmul_max_n']} == CPUID.0x1E "
+              f"{ebx & 0xff}/{ebx >> 8 & 0xffff}")
 
 
 def main():
@@ -41,6 +156,7 @@ def main():
         check(doc[key] == lib[key], f"{key}: {doc[key]} == {lib[key]}")
     for key in ["bytes_per_row", "max_names", "max_rows"]:
         check(doc["palette1"][key] == lib[key], f"palette1.{key} == {lib[key]}")
+    check_independent(doc, check)
     check(isinstance(doc["cpu_vendor"], str) and doc["physical_cores"] >= 0,
           f"libcpuid: vendor '{doc['cpu_vendor']}', {doc['physical_cores']} cores")
     cpuinfo = {}
