@@ -69,6 +69,20 @@ T_FN void t_fill_bf16(uint16_t *p, size_t n)
 		p[i] = t_f2bf(((int32_t)t_rand() % 65536) / 16384.0f);
 }
 
+/*
+ * Quarters in [-2, 2] (each exact in bf16): every product is a multiple of
+ * 1/16 of magnitude at most 4, so every partial sum of up to 2^18 of them
+ * (plus a C of quarters below 2^10) is a multiple of 1/16 below 2^20:
+ * exact in fp32 in any order.  A GEMM on such inputs must give the exact
+ * product, so a precision bug cannot hide under the error bound, which
+ * grows with K.
+ */
+T_FN void t_fill_bf16_exact(uint16_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		p[i] = t_f2bf((float)((int32_t)(t_rand() % 17) - 8) / 4.0f);
+}
+
 T_FN void t_fill_i8(int8_t *p, size_t n, int extremes)
 {
 	for (size_t i = 0; i < n; i++)
@@ -110,12 +124,13 @@ T_FN int t_c_guard_ok(const uint32_t *base, size_t m, size_t n, size_t ldc)
  * Documented bound for bf16 (amx_gemm_bf16(3)): every product of two bf16 is
  * exact in fp32, only the fp32 additions round (plus DAZ/FTZ on AMX and
  * vdpbf16ps), and each element sees at most K + K/KC + 1 of them, so
- * |c - exact| <= 2 (K + 2) 2^-24 (|c0| + sum_k |a_ik b_kj|).
+ * |c - exact| <= 2 (K + 2) 2^-24 (|c0| + sum_k |a_ik b_kj|).  With @exact
+ * (inputs from t_fill_bf16_exact()) the bound is 0.
  */
-T_FN int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
+T_FN int t_check_bf16_x(size_t m, size_t n, size_t k, const uint16_t *a,
 			size_t lda, const uint16_t *b, size_t ldb,
 			const float *c0, const float *c, size_t ldc, int acc,
-			double *worst)
+			double *worst, int exact)
 {
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = 0; j < n; j++) {
@@ -131,7 +146,7 @@ T_FN int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
 			s += init;
 			mag += fabs(init);
 			err = fabs(c[i * ldc + j] - s);
-			tol = 2.0 * (k + 2) * ldexp(1.0, -24) * mag;
+			tol = exact ? 0 : 2.0 * (k + 2) * ldexp(1.0, -24) * mag;
 			if (worst && mag > 0 && err / mag > *worst)
 				*worst = err / mag;
 			if (!(err <= tol)) {
@@ -141,6 +156,15 @@ T_FN int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
 			}
 		}
 	return 1;
+}
+
+T_FN int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,
+			size_t lda, const uint16_t *b, size_t ldb,
+			const float *c0, const float *c, size_t ldc, int acc,
+			double *worst)
+{
+	return t_check_bf16_x(m, n, k, a, lda, b, ldb, c0, c, ldc, acc, worst,
+			      0);
 }
 
 /* int8: exact modulo 2^32 */
