@@ -193,7 +193,7 @@ static void t_grid(int type, int packed, const char *what)
 	/*
 	 * bf16 whose products are exact in fp32, checked for equality: the
 	 * bound above grows with K, and at K = 4096 it let through partial
-	 * sums rounded to bf16 at every K block boundary (issue 25)
+	 * sums rounded to bf16 at every K block boundary
 	 */
 	for (int x = 0; type == T_BF16 && x < 4; x++, cases++) {
 		static const size_t ex[4][3] = {
