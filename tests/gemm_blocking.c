@@ -9,6 +9,7 @@
  */
 #include "gemm_grid.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -518,6 +519,99 @@ static int rm_one(const char *path, const struct stat *st, int flag,
 	return 0;
 }
 
+/* amx_gemm_blocking_save(@path) in a child (see main()): its return value */
+static int save_in_child(const char *path)
+{
+	int st = 0;
+
+	fflush(stdout);
+	if (fork() == 0) {
+		struct amx_gemm_blocking b = { .kc = 64, .mc = 12, .nc = 32 };
+
+		amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_U8S8, &b);
+		_exit(-amx_gemm_blocking_save(path) & 0xff);
+	}
+	wait(&st);
+	return WIFEXITED(st) ? -WEXITSTATUS(st) : -1000;
+}
+
+/* whether a NAME.PID temporary of a save was left in @dir */
+static int temp_left(const char *dir)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	int left = 0;
+
+	while (d && (e = readdir(d))) {
+		const char *dot = strrchr(e->d_name, '.');
+
+		if (dot && dot[1] && strspn(dot + 1, "0123456789") == strlen(dot + 1))
+			left = 1;
+	}
+	if (d)
+		closedir(d);
+	return left;
+}
+
+/*
+ * Where the tuning file is saved: a write error is returned, never "saved"
+ * (/dev/full: -ENOSPC), and what is not a regular file stays what it was
+ * (a rename over /dev/full, as root, replaced the device with a file).
+ */
+static void save_targets(void)
+{
+	char dir[700], path[800], link[800], line[64] = "";
+	struct stat sb;
+	FILE *f;
+	int ret;
+
+	snprintf(dir, sizeof(dir), "%s/save", tmpdir);
+	mkdir(dir, 0755);
+	if (stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode)) {
+		ret = save_in_child("/dev/full");
+		t_result(ret == -ENOSPC && !stat("/dev/full", &sb) &&
+			 S_ISCHR(sb.st_mode),
+			 "save to /dev/full: %d (-ENOSPC), still a device", ret);
+	} else {
+		tap_skip("no /dev/full device here", "save to /dev/full");
+	}
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	mkfifo(path, 0644);
+	ret = save_in_child(path);
+	t_result(ret == -ENXIO && !stat(path, &sb) && S_ISFIFO(sb.st_mode),
+		 "save to a FIFO without reader: %d (-ENXIO), not waited on, still a FIFO",
+		 ret);
+	snprintf(path, sizeof(path), "%s/d", dir);
+	mkdir(path, 0755);
+	ret = save_in_child(path);
+	t_result(ret == -EISDIR, "save to a directory: %d (-EISDIR)", ret);
+	snprintf(path, sizeof(path), "%s/no/such/dir/file", dir);
+	ret = save_in_child(path);
+	t_result(ret == -ENOENT, "save into a missing directory: %d (-ENOENT)",
+		 ret);
+	snprintf(path, sizeof(path), "%s/target", dir);
+	snprintf(link, sizeof(link), "%s/link", dir);
+	f = fopen(path, "w");
+	if (f) {
+		fputs("old\n", f);
+		fclose(f);
+	}
+	if (symlink("target", link))
+		perror("symlink");
+	ret = save_in_child(link);
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(line, sizeof(line), f))
+			line[0] = 0;
+		fclose(f);
+	}
+	t_result(ret == 0 && !lstat(link, &sb) && S_ISLNK(sb.st_mode) &&
+		 !strncmp(line, "libamx-gemm-blocking", 20),
+		 "save through a symlink: %d, the link stays, its file is replaced",
+		 ret);
+	t_result(!temp_left(dir), "no temporary file left behind");
+}
+
 int main(void)
 {
 	char path[600], line[512];
@@ -560,6 +654,7 @@ int main(void)
 	t_result(!strncmp(cpu_line, "cpu ", 4), "saved file has a cpu line: %s",
 		 cpu_line);
 	files_and_env();
+	save_targets();
 	api();
 	odd_blockings();
 	/* the fallbacks too, where AMX is in use */

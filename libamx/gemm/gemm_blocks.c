@@ -539,11 +539,93 @@ int amx_gemm_blocking_save(const char *path)
 	return ret;
 }
 
+/* all of @len bytes to @fd: 0 or -errno (a short write of a full disk is -ENOSPC) */
+static int write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ENOSPC;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* the tuning file's text into @buf: its length, or -EOVERFLOW */
+static int blocking_text(char *buf, size_t size)
+{
+	char key[256];
+	size_t len;
+	int n;
+
+	cpu_key(key, sizeof(key));
+	n = snprintf(buf, size, BLOCKING_MAGIC " %d\ncpu %s\n"
+		     "# backend op kc mc nc prefetch edge cio small (see amx_gemm_get_blocking(3))\n",
+		     BLOCKING_VERSION, key);
+	if (n < 0 || (size_t)n >= size)
+		return -EOVERFLOW;
+	len = (size_t)n;
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_ready)
+		slots_init();
+	for (int b = 0; b < GEMM_NBACKENDS; b++)
+		for (int op = 0; op < GEMM_NOPS; op++) {
+			const struct gemm_blocks *bs = &slots[b][op].bs;
+
+			if (slots[b][op].src == GEMM_SRC_DEFAULT)
+				continue;	/* keep following the library */
+			n = snprintf(buf + len, size - len,
+				     "%s %s %zu %zu %zu %zu %s %s %zu\n",
+				     gemm_backend_by_id(b + 1)->name,
+				     op_names[op], bs->kc, bs->mc, bs->nc,
+				     bs->pf, edge_names[bs->edge],
+				     cio_names[bs->cio], bs->small);
+			if (n < 0 || (size_t)n >= size - len) {
+				len = size;
+				break;
+			}
+			len += (size_t)n;
+		}
+	pthread_mutex_unlock(&slots_lock);
+	return len >= size ? -EOVERFLOW : (int)len;
+}
+
+/* @len bytes of @text into the existing non-regular file @path */
+static int save_in_place(const char *path, const char *text, size_t len)
+{
+	/* no reader on a FIFO: -ENXIO, not a process blocked */
+	int fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC | O_NONBLOCK);
+	int ret;
+
+	if (fd < 0)
+		return -errno;
+	ret = fcntl(fd, F_SETFL, 0) ? -errno : 0;
+	if (!ret)
+		ret = write_all(fd, text, len);
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * A regular file at @path, or none, is replaced atomically: the text goes
+ * to PATH.PID beside the file (beside the one a symlink names, so the link
+ * stays), is fsync()ed, then renamed over it, so a reader sees the old file
+ * or the new one.  Anything else there (a device, a FIFO, /dev/stdout) is
+ * written in place: a rename would replace the device node itself.  Every
+ * write, fsync and close is checked.
+ */
 static int blocking_save(const char *path)
 {
-	char def[PATH_MAX], tmp[PATH_MAX + 16], key[256];
-	FILE *f;
-	int ret, fd;
+	char def[PATH_MAX], real[PATH_MAX], tmp[PATH_MAX + 16], text[4096];
+	struct stat st;
+	int len, ret, fd;
 
 	if (!path) {
 		ret = user_path(def, sizeof(def), 1);
@@ -555,41 +637,29 @@ static int blocking_save(const char *path)
 		strncat(def, "/" BLOCKING_NAME, sizeof(def) - strlen(def) - 1);
 		path = def;
 	}
+	len = blocking_text(text, sizeof(text));
+	if (len < 0)
+		return len;
+	if (stat(path, &st) == 0) {
+		if (S_ISDIR(st.st_mode))
+			return -EISDIR;
+		if (!S_ISREG(st.st_mode))
+			return save_in_place(path, text, (size_t)len);
+	} else if (errno != ENOENT) {
+		return -errno;
+	}
+	if (realpath(path, real))
+		path = real;	/* an existing file: the one a link names */
 	if (snprintf(tmp, sizeof(tmp), "%s.%d", path, (int)getpid()) >=
 	    (int)sizeof(tmp))
 		return -ENAMETOOLONG;
 	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 	if (fd < 0)
 		return -errno;
-	f = fdopen(fd, "w");
-	if (!f) {
+	ret = write_all(fd, text, (size_t)len);
+	if (!ret && fsync(fd))
 		ret = -errno;
-		close(fd);
-		unlink(tmp);
-		return ret;
-	}
-	cpu_key(key, sizeof(key));
-	fprintf(f, BLOCKING_MAGIC " %d\ncpu %s\n"
-		"# backend op kc mc nc prefetch edge cio small (see amx_gemm_get_blocking(3))\n",
-		BLOCKING_VERSION, key);
-	pthread_mutex_lock(&slots_lock);
-	if (!slots_ready)
-		slots_init();
-	for (int b = 0; b < GEMM_NBACKENDS; b++)
-		for (int op = 0; op < GEMM_NOPS; op++) {
-			const struct gemm_blocks *bs = &slots[b][op].bs;
-
-			if (slots[b][op].src == GEMM_SRC_DEFAULT)
-				continue;	/* keep following the library */
-			fprintf(f, "%s %s %zu %zu %zu %zu %s %s %zu\n",
-				gemm_backend_by_id(b + 1)->name, op_names[op],
-				bs->kc, bs->mc, bs->nc, bs->pf,
-				edge_names[bs->edge], cio_names[bs->cio],
-				bs->small);
-		}
-	pthread_mutex_unlock(&slots_lock);
-	ret = ferror(f) ? -EIO : 0;
-	if (fclose(f) && !ret)
+	if (close(fd) && !ret)
 		ret = -errno;
 	if (!ret && rename(tmp, path))
 		ret = -errno;
