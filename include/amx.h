@@ -5,7 +5,7 @@
  * One public header.  Every function that can fail returns 0 (or a
  * non-negative count, where documented) on success and a negative errno
  * value on failure; none of them changes the caller's errno.
- * amx_strerror() turns such a value into a sentence naming cause and fix.
+ * amx_strerror() turns such a value into a sentence: meaning, cause, fix.
  *
  * Cheap tile helpers (load, store, zero, dot products) are macros over
  * inline assembly: they need no -mamx-* compiler flags and no target
@@ -39,8 +39,10 @@ AMX_API int amx_version(void);
 AMX_API const char *amx_version_string(void);
 
 /*
- * A sentence describing @err (negative or positive errno value), naming
- * the likely cause in AMX terms and the fix.  Never NULL.
+ * A sentence describing @err, a negative errno value: what the value means
+ * (as strerror(3) says it), then, for the values the AMX functions return,
+ * which one returns it, the likely cause and the fix.  A positive value is
+ * described as success.  Never NULL.
  */
 AMX_API const char *amx_strerror(int err);
 

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* Version, error strings, and errno left alone by failing calls. */
+#define _GNU_SOURCE	/* strerrordesc_np() */
 #include <limits.h>
 #include <string.h>
 
@@ -13,7 +14,7 @@ int main(void)
 	size_t i, j;
 	int distinct = 1, ret;
 
-	tap_plan(12);
+	tap_plan(14);
 	snprintf(buf, sizeof(buf), "%d.%d.%d", AMX_VERSION_MAJOR, AMX_VERSION_MINOR,
 		 AMX_VERSION_PATCH);
 	tap_ok(amx_version() == AMX_VERSION, "amx_version() = %d", amx_version());
@@ -37,6 +38,22 @@ int main(void)
 	tap_ok(strstr(amx_strerror(-EOPNOTSUPP), "5.16") != NULL,
 	       "EOPNOTSUPP names the kernel version: %s", amx_strerror(-EOPNOTSUPP));
 	tap_ok(!strcmp(amx_strerror(-12345), "unknown error"), "unknown code");
+	/* what the value means comes first, as strerror(3) says it */
+	distinct = 1;
+	for (i = 0; i < sizeof(codes) / sizeof(codes[0]); i++) {
+		const char *d = strerrordesc_np(codes[i]);
+
+		if (!d || strncmp(amx_strerror(-codes[i]), d, strlen(d))) {
+			printf("# %d: '%s' does not start with '%s'\n", codes[i],
+			       amx_strerror(-codes[i]), d ? d : "(null)");
+			distinct = 0;
+		}
+	}
+	tap_ok(distinct, "every sentence starts with the errno's meaning");
+	tap_ok(!strcmp(amx_strerror(-EROFS), strerrordesc_np(EROFS)) &&
+	       !strcmp(amx_strerror(-EISDIR), strerrordesc_np(EISDIR)),
+	       "errors of files libamx writes read as such: %s / %s",
+	       amx_strerror(-EROFS), amx_strerror(-EISDIR));
 
 	errno = 4242;
 	ret = amx_tilecfg_init(NULL, 1);

@@ -382,8 +382,9 @@ static int tune_all(const struct tune_opts *o)
 		return 0;
 	ret = amx_gemm_blocking_save(o->output);
 	if (ret)
+		/* a file error: strerror's words, not AMX hints */
 		fprintf(stderr, "amx-tune: cannot save %s: %s\n",
-			o->output ? o->output : "the tuning file", amx_strerror(ret));
+			o->output ? o->output : "the tuning file", strerror(-ret));
 	else
 		fprintf(stderr, "amx-tune: saved %s\n", o->output ? o->output :
 			"$XDG_CACHE_HOME/libamx/gemm-blocking");
