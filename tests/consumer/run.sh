@@ -29,6 +29,19 @@ OFF)
 *) echo "run.sh: the third argument must be ON or OFF, not '$cblas'" >&2; exit 2 ;;
 esac
 
+# the installed tools run from the prefix as they are (their RPATH), with
+# no LD_LIBRARY_PATH or ldconfig step: 0 or 1 (AMX usable or not), never
+# the loader's 127
+for tool in amx-info amx-tune; do
+	[ -x "$prefix/bin/$tool" ] || continue
+	rc=0
+	out=$(env -u LD_LIBRARY_PATH "$prefix/bin/$tool" --help 2>&1) || rc=$?
+	if [ $rc -gt 1 ]; then
+		echo "FAIL: installed $tool does not run from the prefix (exit $rc): $out"
+		exit 1
+	fi
+done
+
 case $how in
 cmake)
 	cmake -S "$here/cmake" -B "$work/build" -DCMAKE_PREFIX_PATH="$prefix" \
