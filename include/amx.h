@@ -116,8 +116,19 @@ struct amx_info {
 	 */
 	uint32_t force_fallback;
 	uint32_t force_fallback_ignored;
-	uint32_t reserved[12];
+	/*
+	 * AMX_ENV_* bits of the library's environment variables whose value
+	 * the library ignores (does not parse, or out of range), as the
+	 * environment is at the time of the call.
+	 */
+	uint32_t env_ignored;
+	uint32_t reserved[11];
 };
+
+/* Bits of struct amx_info.env_ignored. */
+#define AMX_ENV_NUM_THREADS	(1u << 0)	/* AMX_NUM_THREADS */
+#define AMX_ENV_GEMM_BLOCKS	(1u << 1)	/* AMX_GEMM_BLOCKS */
+#define AMX_ENV_FORCE_FALLBACK	(1u << 2)	/* AMX_FORCE_FALLBACK */
 
 /* Values of struct amx_info.force_fallback. */
 #define AMX_FORCE_NONE		0	/* best implementation available */

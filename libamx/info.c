@@ -12,6 +12,7 @@
 int amx_get_info(struct amx_info *info)
 {
 	unsigned long mask = 0;
+	unsigned int n;
 	bool ignored;
 	long ret;
 
@@ -24,7 +25,12 @@ int amx_get_info(struct amx_info *info)
 	info->sigaltstack_size = amx_sigaltstack_size();
 	info->status = amx_status();
 	info->alloc_sync = amx__alloc_sync();
-	info->force_fallback = amx__force_fallback(&ignored);
+	info->force_fallback = amx__force_fallback(&ignored, false);
 	info->force_fallback_ignored = ignored;
+	info->env_ignored = ignored ? AMX_ENV_FORCE_FALLBACK : 0;
+	if (amx__env_num_threads(&n, false) < 0)
+		info->env_ignored |= AMX_ENV_NUM_THREADS;
+	if (amx__gemm_blocks_env_ignored())
+		info->env_ignored |= AMX_ENV_GEMM_BLOCKS;
 	return 0;
 }

@@ -59,10 +59,27 @@ AMX_HIDDEN int amx__matrix_span(size_t rows, size_t cols, size_t ld,
 				size_t esz, const void *p, size_t *bytes);
 
 /*
+ * Environment variables (env.c: one rule for all of them).  With @warn,
+ * an ignored value is reported on stderr, once per variable and process.
+ *
  * The AMX_FORCE_FALLBACK environment variable now: AMX_FORCE_NONE (unset,
  * empty or "0"), AMX_FORCE_NO_AMX ("1") or AMX_FORCE_C ("c").  Any other
  * value is ignored (AMX_FORCE_NONE) and sets *@ignored.
  */
-AMX_HIDDEN int amx__force_fallback(bool *ignored);
+AMX_HIDDEN int amx__force_fallback(bool *ignored, bool warn);
+/* the pool's size limit (amx_set_num_threads() refuses more) */
+#define AMX_MAX_THREADS 256
+/*
+ * AMX_NUM_THREADS: 0 when unset or empty, 1 with *@n set (0 meaning the
+ * default), -EINVAL when the value is ignored (not digits, or above
+ * AMX_MAX_THREADS).
+ */
+AMX_HIDDEN int amx__env_num_threads(unsigned int *n, bool warn);
+/* 1 when AMX_GEMM_BLOCKS holds a value the library ignores (gemm_blocks.c) */
+AMX_HIDDEN int amx__gemm_blocks_env_ignored(void);
+/* one line on stderr for an ignored value of variable @var (AMX_ENV_*) */
+AMX_HIDDEN void amx__env_warn(unsigned int var, const char *name,
+			      const char *value, const char *why,
+			      const char *page);
 
 #endif /* AMX_INTERNAL_H */

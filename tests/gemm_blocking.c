@@ -390,11 +390,14 @@ static void files_and_env(void)
 		};
 
 		for (size_t i = 0; i < sizeof(bad_env) / sizeof(bad_env[0]); i++) {
-			char what[96];
+			char what[96], want[160];
 
+			/* the line every ignored variable gets (libamx(7)) */
+			snprintf(want, sizeof(want),
+				 "libamx: AMX_GEMM_BLOCKS='%s' ignored: ",
+				 bad_env[i]);
 			e = (struct expect){ 0, AVX, BF, AMX_GEMM_BLOCKING_FILE,
-					     320, 108, 1024, 2,
-					     "AMX_GEMM_BLOCKS ignored", 0, 0, 0 };
+					     320, 108, 1024, 2, want, 0, 0, 0 };
 			snprintf(what, sizeof(what),
 				 "invalid AMX_GEMM_BLOCKS='%s' ignored with a diagnostic",
 				 bad_env[i]);

@@ -21,5 +21,8 @@ int main(void)
 	printf("status=%d\nalloc_sync=%u\n", in.status, in.alloc_sync);
 	printf("force_fallback=%u\nforce_fallback_ignored=%u\n", in.force_fallback,
 	       in.force_fallback_ignored);
+	printf("env_ignored=%u\n", in.env_ignored);
+	/* the pool as the environment sizes it (starts it) */
+	printf("threads=%d\n", amx_get_num_threads());
 	return 0;
 }

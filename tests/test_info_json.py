@@ -125,6 +125,47 @@ def check_independent(doc, check):
               f"{ebx & 0xff}/{ebx >> 8 & 0xffff}")
 
 
+def check_env_rule(amx_info, info_dump, check):
+    """One rule for the library's variables: a value that does not parse or
+    is out of range is ignored, with exactly one stderr line naming it, and
+    amx_get_info()/amx-info report it; never wrapped or clamped."""
+    def dump(**env):
+        full = {k: v for k, v in os.environ.items() if k != "AMX_NUM_THREADS"}
+        run = subprocess.run([info_dump], capture_output=True, text=True,
+                             env=dict(full, **env))
+        out = dict(line.split("=", 1) for line in run.stdout.split())
+        return {k: int(v) for k, v in out.items()}, run.stderr
+
+    default = dump()[0]["threads"]
+
+    for value in ["abc", "-1", "2x", " 2", "2 ", "+2", "257", "1000000", "99999999999",
+                  "18446744073709551617"]:
+        got, err = dump(AMX_NUM_THREADS=value)
+        lines = [ln for ln in err.splitlines() if ln.startswith("libamx: AMX_NUM_THREADS=")]
+        check(got["threads"] == default and got["env_ignored"] & 1 and len(lines) == 1 and
+              "ignored" in lines[0],
+              f"AMX_NUM_THREADS={value!r} ignored: {got['threads']} threads (default "
+              f"{default}), one line: {lines}")
+    for value, want in [("1", 1), ("3", 3), ("0", default), ("256", 256)]:
+        got, err = dump(AMX_NUM_THREADS=value)
+        check(got["threads"] == want and not got["env_ignored"] and "libamx:" not in err,
+              f"AMX_NUM_THREADS={value!r}: {got['threads']} threads, nothing ignored")
+    env = dict(os.environ, AMX_NUM_THREADS="-1", AMX_GEMM_BLOCKS="amx:bf16:kc=0",
+               AMX_FORCE_FALLBACK="yes")
+    js = json.loads(subprocess.run([amx_info, "--json", "--no-request"], env=env,
+                                   capture_output=True, text=True).stdout)
+    human = subprocess.run([amx_info, "--no-request"], env=env, capture_output=True,
+                           text=True).stdout
+    check(js["env_ignored"] == ["AMX_NUM_THREADS", "AMX_GEMM_BLOCKS", "AMX_FORCE_FALLBACK"] and
+          'AMX_NUM_THREADS="-1" IGNORED' in human and
+          'AMX_GEMM_BLOCKS="amx:bf16:kc=0" IGNORED' in human,
+          f"amx-info shows every ignored variable: {js['env_ignored']}")
+    js = json.loads(subprocess.run([amx_info, "--json", "--no-request"], capture_output=True,
+                                   text=True, env=dict(os.environ, AMX_NUM_THREADS="2",
+                                                       AMX_GEMM_BLOCKS="amx:bf16:kc=64")).stdout)
+    check(js["env_ignored"] == [], "valid values: env_ignored is empty")
+
+
 def main():
     amx_info, info_dump = sys.argv[1], sys.argv[2]
     results = []
@@ -189,6 +230,7 @@ def main():
         check(js["force_fallback"] == mode and js["force_fallback_ignored"] == ignored and
               ("IGNORED" in human) == ignored,
               f"AMX_FORCE_FALLBACK={value!r}: mode {mode}, ignored {ignored}")
+    check_env_rule(amx_info, info_dump, check)
     blk = doc.get("gemm_blocking", [])
     check(len(blk) == 9 and {(b["backend"], b["op"]) for b in blk} ==
           {(be, op) for be in ("amx", "avx512", "c") for op in ("bf16", "s8s8", "u8s8")},

@@ -28,6 +28,17 @@ struct cpu_names {
  * "Xeon (Wolfdale)", so for a CPU with AMX-TILE the codename comes from
  * here or is left empty: never a name that contradicts the features.
  */
+
+/* the library's environment variables (struct amx_info.env_ignored) */
+static const struct {
+	unsigned int bit;
+	const char *name, *accepted;
+} env_vars[] = {
+	{ AMX_ENV_NUM_THREADS, "AMX_NUM_THREADS", "accepted: 0..256 (amx_set_num_threads(3))" },
+	{ AMX_ENV_GEMM_BLOCKS, "AMX_GEMM_BLOCKS", "see amx_gemm_get_blocking(3)" },
+	{ AMX_ENV_FORCE_FALLBACK, "AMX_FORCE_FALLBACK", "accepted: \"\", \"0\", \"1\", \"c\"" },
+};
+
 static const struct {
 	int model;
 	const char *name;
@@ -276,6 +287,13 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	printf("  \"alloc_sync\": %s,\n", in->alloc_sync ? "true" : "false");
 	printf("  \"force_fallback\": %u,\n  \"force_fallback_ignored\": %s,\n",
 	       in->force_fallback, in->force_fallback_ignored ? "true" : "false");
+	printf("  \"env_ignored\": [");
+	for (size_t v = 0, first = 1; v < sizeof(env_vars) / sizeof(env_vars[0]); v++)
+		if (in->env_ignored & env_vars[v].bit) {
+			printf("%s\"%s\"", first ? "" : ", ", env_vars[v].name);
+			first = 0;
+		}
+	printf("],\n");
 	json_str("status_text", amx_strerror(in->status), true);
 	printf("  \"request_result\": %d,\n", request);
 	print_blocking_json();
@@ -285,6 +303,20 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 		json_escaped(proc_lines[p]);
 	}
 	printf("]\n}\n");
+}
+
+/* every variable the library ignores, with its value */
+static void print_env_ignored(const struct amx_info *in)
+{
+	for (size_t v = 0; v < sizeof(env_vars) / sizeof(env_vars[0]); v++) {
+		const char *env = getenv(env_vars[v].name);
+
+		if (!(in->env_ignored & env_vars[v].bit) ||
+		    env_vars[v].bit == AMX_ENV_FORCE_FALLBACK)
+			continue;	/* that one: print_force() */
+		printf("Env:        %s=\"%s\" IGNORED: %s\n", env_vars[v].name,
+		       env ? env : "", env_vars[v].accepted);
+	}
 }
 
 /* what AMX_FORCE_FALLBACK does to the GEMM helpers, if it is set */
@@ -353,6 +385,7 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 		       in->alloc_sync ? " (tile buffers allocated up front)" : "");
 	printf("AMX:        %s\n", in->status ? amx_strerror(in->status) : "usable");
 	print_force(in);
+	print_env_ignored(in);
 	print_blocking_human();
 }
 

@@ -415,12 +415,28 @@ static void slots_init(void)
 		const char *why = "";
 
 		if (parse_env(env, base, &why))
-			fprintf(stderr, "libamx: AMX_GEMM_BLOCKS ignored: %s "
-				"(see amx_gemm_get_blocking(3))\n", why);
+			amx__env_warn(AMX_ENV_GEMM_BLOCKS, "AMX_GEMM_BLOCKS",
+				      env, why, "amx_gemm_get_blocking(3)");
 	}
 	memcpy(slots, base, sizeof(slots));
 	slots_ready = 1;
 	errno = saved_errno;
+}
+
+/* whether AMX_GEMM_BLOCKS, as the environment is now, would be ignored */
+int amx__gemm_blocks_env_ignored(void)
+{
+	struct blocks_slot tmp[GEMM_NBACKENDS][GEMM_NOPS];
+	const char *env = getenv("AMX_GEMM_BLOCKS"), *why = "";
+
+	if (!env || !*env)
+		return 0;
+	pthread_mutex_lock(&slots_lock);
+	if (!slots_ready)
+		slots_init();
+	memcpy(tmp, base, sizeof(tmp));
+	pthread_mutex_unlock(&slots_lock);
+	return parse_env(env, tmp, &why) != 0;
 }
 
 void gemm_blocks_get(const struct gemm_backend *be, enum gemm_op op,

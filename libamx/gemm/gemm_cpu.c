@@ -99,7 +99,7 @@ const struct gemm_backend *gemm_select_backend(enum gemm_op op,
 					       unsigned int *simd)
 {
 	bool ignored;
-	int mode = amx__force_fallback(&ignored);
+	int mode = amx__force_fallback(&ignored, true);
 	int force = mode != AMX_FORCE_NONE, force_c = mode == AMX_FORCE_C;
 
 	if (simd)

@@ -23,7 +23,7 @@
 
 #include "pool.h"
 
-#define POOL_MAX_THREADS 256
+#define POOL_MAX_THREADS AMX_MAX_THREADS
 
 struct pool {
 	pthread_mutex_t busy;		/* held by the thread running a job */
@@ -100,17 +100,13 @@ static unsigned int count_cores(void)
 	return n ? n : 1;
 }
 
+/* AMX_NUM_THREADS when it holds 1..256, else one per core */
 static unsigned int default_threads(void)
 {
-	const char *env = getenv("AMX_NUM_THREADS");
-	char *end;
-	unsigned long v;
+	unsigned int n = 0;
 
-	if (env && *env) {
-		v = strtoul(env, &end, 10);
-		if (!*end && v > 0)
-			return v > POOL_MAX_THREADS ? POOL_MAX_THREADS : v;
-	}
+	if (amx__env_num_threads(&n, true) > 0 && n > 0)
+		return n;
 	return count_cores();
 }
 
