@@ -13,7 +13,12 @@
 #include "compat.h"
 #include "internal.h"
 
-void amx__cpuid(uint32_t leaf, uint32_t sub, struct amx_cpuid *r)
+struct amx_cpuid {
+	uint32_t eax, ebx, ecx, edx;
+};
+
+/* CPUID with sub-leaf; all zero when @leaf is above the maximum. */
+static void amx__cpuid(uint32_t leaf, uint32_t sub, struct amx_cpuid *r)
 {
 	uint32_t max = __get_cpuid_max(leaf & 0x80000000u, NULL);
 
@@ -110,7 +115,65 @@ static void read_cpu(struct amx_info *si)
 	si->tmul_max_n = (r.ebx >> 8) & 0xffff;
 }
 
+/* XCR0 bits of the SSE and AVX state, and of AVX-512's opmask and ZMM */
+#define XCR0_AVX_STATE		0x06u
+#define XCR0_AVX512_STATE	0xe6u
+
+/* vendor, signature, usable SIMD and CPUID.4 cache sizes of @c */
+static void read_cpu_more(struct amx__cpu *c, const struct amx_info *si)
+{
+	struct amx_cpuid r, r7;
+
+	amx__cpuid(0, 0, &r);
+	strcpy(c->vendor, "unknown");
+	if (r.eax) {
+		memcpy(c->vendor, &r.ebx, 4);
+		memcpy(c->vendor + 4, &r.edx, 4);
+		memcpy(c->vendor + 8, &r.ecx, 4);
+		c->vendor[12] = 0;
+	}
+	amx__cpuid(1, 0, &r);
+	c->family = (r.eax >> 8) & 0xf;
+	c->model = (r.eax >> 4) & 0xf;
+	c->stepping = r.eax & 0xf;
+	if (c->family == 0xf)
+		c->family += (r.eax >> 20) & 0xff;
+	if (c->family == 0x6 || c->family >= 0xf)
+		c->model |= ((r.eax >> 16) & 0xf) << 4;
+
+	amx__cpuid(7, 0, &r7);
+	if ((si->xcr0 & XCR0_AVX_STATE) == XCR0_AVX_STATE &&
+	    (r7.ebx & (1u << 5)))
+		c->simd |= AMX__SIMD_AVX2;
+	/* AVX512F, AVX512BW, AVX512VL */
+	if ((si->xcr0 & XCR0_AVX512_STATE) == XCR0_AVX512_STATE &&
+	    (r7.ebx & (1u << 16)) && (r7.ebx & (1u << 30)) &&
+	    (r7.ebx & (1u << 31))) {
+		c->simd |= AMX__SIMD_AVX512;
+		if (r7.ecx & (1u << 11))
+			c->simd |= AMX__SIMD_AVX512_VNNI;
+		if (si->cpu & AMX_CPU_AVX512_BF16)
+			c->simd |= AMX__SIMD_AVX512_BF16;
+	}
+	/* deterministic cache parameters: ways x partitions x line x sets */
+	for (uint32_t i = 0; i < 16; i++) {
+		uint32_t level;
+
+		amx__cpuid(4, i, &r);
+		if (!(r.eax & 0x1f))
+			break;
+		level = (r.eax >> 5) & 7;
+		if (level < 1 || level > 3 || (r.eax & 0x1f) == 2 ||
+		    c->cache[level - 1])
+			continue;	/* an instruction cache, or seen */
+		c->cache[level - 1] = (long)(((r.ebx >> 22) + 1) *
+					     (((r.ebx >> 12) & 0x3ff) + 1) *
+					     ((r.ebx & 0xfff) + 1) * (r.ecx + 1));
+	}
+}
+
 static struct amx_info static_info;
+static struct amx__cpu static_cpu;
 static pthread_once_t static_once = PTHREAD_ONCE_INIT;
 
 static void read_static(void)
@@ -121,6 +184,7 @@ static void read_static(void)
 	long ret;
 
 	read_cpu(si);
+	read_cpu_more(&static_cpu, si);
 	/* getauxval() sets errno to ENOENT when the kernel (< 5.14, or
 	 * valgrind) does not provide the entry */
 	si->minsigstksz = getauxval(AT_MINSIGSTKSZ);
@@ -134,6 +198,12 @@ const struct amx_info *amx__static_info(void)
 {
 	pthread_once(&static_once, read_static);
 	return &static_info;
+}
+
+const struct amx__cpu *amx__cpu(void)
+{
+	pthread_once(&static_once, read_static);
+	return &static_cpu;
 }
 
 /*

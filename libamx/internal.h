@@ -11,12 +11,22 @@
 
 #define AMX_HIDDEN __attribute__((visibility("hidden")))
 
-struct amx_cpuid {
-	uint32_t eax, ebx, ecx, edx;
+/*
+ * What the library needs from CPUID and XCR0 beyond struct amx_info, read
+ * once with it: detect.c is the only place that runs CPUID or XGETBV.
+ */
+struct amx__cpu {
+	char vendor[13];		/* CPUID.0 "GenuineIntel", else "unknown" */
+	uint32_t family, model, stepping;	/* CPUID.1, extended fields folded */
+	uint32_t simd;			/* AMX__SIMD_*: usable (CPUID and XCR0) */
+	long cache[3];			/* L1d, L2, L3 bytes from CPUID.4; 0 = none */
 };
+#define AMX__SIMD_AVX2		(1u << 0)	/* with the AVX state in XCR0 */
+#define AMX__SIMD_AVX512	(1u << 1)	/* F, BW and VL, ZMM state in XCR0 */
+#define AMX__SIMD_AVX512_VNNI	(1u << 2)	/* and AMX__SIMD_AVX512 */
+#define AMX__SIMD_AVX512_BF16	(1u << 3)	/* and AMX__SIMD_AVX512 */
 
-/* CPUID with sub-leaf; all zero when @leaf is above the maximum. */
-AMX_HIDDEN void amx__cpuid(uint32_t leaf, uint32_t sub, struct amx_cpuid *r);
+AMX_HIDDEN const struct amx__cpu *amx__cpu(void);
 
 /*
  * The part of struct amx_info that does not change during the life of

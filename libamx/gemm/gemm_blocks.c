@@ -14,7 +14,6 @@
  *   4. amx_gemm_set_blocking().
  * 2 and 3 are read once, at the first GEMM (or blocking query).
  */
-#include <cpuid.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -49,26 +48,11 @@ static const char *const op_names[GEMM_NOPS] = { "bf16", "s8s8", "u8s8" };
 /* "GenuineIntel 6.143.8 l1d=49152 l2=2097152 l3=110100480" */
 static void cpu_key(char *buf, size_t len)
 {
-	unsigned int a = 0, b = 0, c = 0, d = 0, fam, model;
-	char vendor[13] = "unknown";
+	const struct amx__cpu *c = amx__cpu();
 
-	if (__get_cpuid(0, &a, &b, &c, &d)) {
-		memcpy(vendor, &b, 4);
-		memcpy(vendor + 4, &d, 4);
-		memcpy(vendor + 8, &c, 4);
-		vendor[12] = 0;
-	}
-	a = 0;
-	__get_cpuid(1, &a, &b, &c, &d);
-	fam = (a >> 8) & 0xf;
-	model = (a >> 4) & 0xf;
-	if (fam == 0xf)
-		fam += (a >> 20) & 0xff;
-	if (fam == 0x6 || fam >= 0xf)
-		model |= ((a >> 16) & 0xf) << 4;
-	snprintf(buf, len, "%s %u.%u.%u l1d=%ld l2=%ld l3=%ld", vendor, fam,
-		 model, a & 0xf, gemm_cache_size(1), gemm_cache_size(2),
-		 gemm_cache_size(3));
+	snprintf(buf, len, "%s %u.%u.%u l1d=%ld l2=%ld l3=%ld", c->vendor,
+		 c->family, c->model, c->stepping, gemm_cache_size(1),
+		 gemm_cache_size(2), gemm_cache_size(3));
 }
 
 static int backend_index(const char *s, size_t n)

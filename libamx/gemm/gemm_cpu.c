@@ -2,7 +2,6 @@
 /*
  * Runtime choice of the GEMM implementation and of its cache blocksizes.
  */
-#include <cpuid.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,75 +10,25 @@
 
 #include "gemm.h"
 
-#define XCR0_AVX512_STATE	0xe6u	/* SSE, AVX, opmask, ZMM_Hi256, Hi16_ZMM */
-
-/* bit 0 avx512bf16, 1 avx512vnni, 2 avx2, 3 avx512f/bw/vl */
-static int cpu_features = -1;
-
-static unsigned long long read_xcr0(void)
-{
-	unsigned int lo, hi;
-
-	asm volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
-	return ((unsigned long long)hi << 32) | lo;
-}
-
-static int cpu_probe(void)
-{
-	unsigned int a, b, c, d, f = 0;
-	int avx512;
-
-	if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & bit_OSXSAVE))
-		return 0;
-	if ((read_xcr0() & 6) != 6)		/* SSE and AVX state */
-		return 0;
-	if (!__get_cpuid_count(7, 0, &a, &b, &c, &d))
-		return 0;
-	if (b & (1u << 5))
-		f |= 4;		/* AVX2 */
-	if ((read_xcr0() & XCR0_AVX512_STATE) != XCR0_AVX512_STATE)
-		return f;
-	/* AVX512F, AVX512BW, AVX512VL */
-	avx512 = (b & (1u << 16)) && (b & (1u << 30)) && (b & (1u << 31));
-	if (!avx512)
-		return f;
-	f |= 8;
-	if (c & (1u << 11))
-		f |= 2;		/* AVX512_VNNI */
-	if (a >= 1 && __get_cpuid_count(7, 1, &a, &b, &c, &d) && (a & (1u << 5)))
-		f |= 1;		/* AVX512_BF16 */
-	return f;
-}
-
-static int cpu_get(void)
-{
-	int f = __atomic_load_n(&cpu_features, __ATOMIC_RELAXED);
-
-	if (f < 0) {
-		f = cpu_probe();
-		__atomic_store_n(&cpu_features, f, __ATOMIC_RELAXED);
-	}
-	return f;
-}
-
+/* what the SIMD kernels and packers may use (detect.c reads it once) */
 int gemm_cpu_avx512bf16(void)
 {
-	return cpu_get() & 1;
+	return !!(amx__cpu()->simd & AMX__SIMD_AVX512_BF16);
 }
 
 int gemm_cpu_avx512vnni(void)
 {
-	return !!(cpu_get() & 2);
+	return !!(amx__cpu()->simd & AMX__SIMD_AVX512_VNNI);
 }
 
 int gemm_cpu_avx2(void)
 {
-	return !!(cpu_get() & 4);
+	return !!(amx__cpu()->simd & AMX__SIMD_AVX2);
 }
 
 int gemm_cpu_avx512bw(void)
 {
-	return !!(cpu_get() & 8);
+	return !!(amx__cpu()->simd & AMX__SIMD_AVX512);
 }
 
 /*
@@ -136,19 +85,12 @@ static long cache_size_read(int level)
 				     _SC_LEVEL2_CACHE_SIZE,
 				     _SC_LEVEL3_CACHE_SIZE };
 	static const long guess[] = { 32 << 10, 1 << 20, 8 << 20 };
-	unsigned int a, b, c, d;
 	long v = sysconf(names[level - 1]);
 
 	if (v > 0)
 		return v;
-	for (unsigned int i = 0; i < 16; i++) {
-		if (!__get_cpuid_count(4, i, &a, &b, &c, &d) || !(a & 0x1f))
-			break;
-		if ((int)((a >> 5) & 7) == level && (a & 0x1f) != 2)
-			return (long)(((b >> 22) + 1) * (((b >> 12) & 0x3ff) + 1) *
-				      ((b & 0xfff) + 1) * (c + 1));
-	}
-	return guess[level - 1];
+	v = amx__cpu()->cache[level - 1];
+	return v > 0 ? v : guess[level - 1];
 }
 
 /*
