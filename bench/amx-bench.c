@@ -526,8 +526,9 @@ static void measure(struct row *r, const struct opts *o)
 
 static const char *backend_name(int b)
 {
-	return b == AMX_GEMM_BACKEND_AMX ? "amx" :
-	       b == AMX_GEMM_BACKEND_AVX512 ? "avx512" : "c";
+	const char *n = amx_gemm_backend_name((enum amx_gemm_backend)b);
+
+	return n ? n : "?";
 }
 
 /*

@@ -433,6 +433,14 @@ enum amx_gemm_op {
 	AMX_GEMM_OP_U8S8 = 3,	/* amx_gemm_u8s8*() */
 };
 
+/*
+ * The names the tuning file, AMX_GEMM_BLOCKS and the tools use: "amx",
+ * "avx512", "c" for a backend, "bf16", "s8s8", "u8s8" for an operation;
+ * NULL for a value that is none.
+ */
+AMX_API const char *amx_gemm_backend_name(enum amx_gemm_backend backend);
+AMX_API const char *amx_gemm_op_name(enum amx_gemm_op op);
+
 /* where the blocking in force came from */
 enum amx_gemm_blocking_source {
 	AMX_GEMM_BLOCKING_DEFAULT = 0,	/* built into the library */

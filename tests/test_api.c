@@ -14,7 +14,7 @@ int main(void)
 	size_t i, j;
 	int distinct = 1, ret;
 
-	tap_plan(14);
+	tap_plan(16);
 	snprintf(buf, sizeof(buf), "%d.%d.%d", AMX_VERSION_MAJOR, AMX_VERSION_MINOR,
 		 AMX_VERSION_PATCH);
 	tap_ok(amx_version() == AMX_VERSION, "amx_version() = %d", amx_version());
@@ -54,6 +54,19 @@ int main(void)
 	       !strcmp(amx_strerror(-EISDIR), strerrordesc_np(EISDIR)),
 	       "errors of files libamx writes read as such: %s / %s",
 	       amx_strerror(-EROFS), amx_strerror(-EISDIR));
+
+	/* the words of the tuning file, AMX_GEMM_BLOCKS and the tools */
+	tap_ok(!strcmp(amx_gemm_backend_name(AMX_GEMM_BACKEND_AMX), "amx") &&
+	       !strcmp(amx_gemm_backend_name(AMX_GEMM_BACKEND_AVX512), "avx512") &&
+	       !strcmp(amx_gemm_backend_name(AMX_GEMM_BACKEND_C), "c") &&
+	       !amx_gemm_backend_name(0) && !amx_gemm_backend_name(4) &&
+	       !amx_gemm_backend_name((enum amx_gemm_backend)-1),
+	       "backend names amx, avx512, c; NULL for 0, 4, -1");
+	tap_ok(!strcmp(amx_gemm_op_name(AMX_GEMM_OP_BF16), "bf16") &&
+	       !strcmp(amx_gemm_op_name(AMX_GEMM_OP_S8S8), "s8s8") &&
+	       !strcmp(amx_gemm_op_name(AMX_GEMM_OP_U8S8), "u8s8") &&
+	       !amx_gemm_op_name(0) && !amx_gemm_op_name(4),
+	       "operation names bf16, s8s8, u8s8; NULL for 0, 4");
 
 	errno = 4242;
 	ret = amx_tilecfg_init(NULL, 1);

@@ -163,8 +163,20 @@ static void json_str(const char *key, const char *v, bool comma)
 
 /* ---- GEMM blocking in force ---------------------------------------- */
 
-static const char *const be_names[] = { "", "amx", "avx512", "c" };
-static const char *const op_names[] = { "", "bf16", "s8s8", "u8s8" };
+/* the library's names, "?" for a value that is none (an error) */
+static const char *be_name(int be)
+{
+	const char *n = amx_gemm_backend_name((enum amx_gemm_backend)be);
+
+	return n ? n : "?";
+}
+
+static const char *op_name(int op)
+{
+	const char *n = amx_gemm_op_name((enum amx_gemm_op)op);
+
+	return n ? n : "?";
+}
 static const char *const src_names[] = { "default", "file", "env", "api" };
 
 static const char *file_status_text(int st)
@@ -215,8 +227,8 @@ static void print_blocking_json(void)
 			       "\"prefetch\": %u, \"edge\": \"%s\", "
 			       "\"cio\": \"%s\", \"small\": %u, "
 			       "\"source\": \"%s\"}",
-			       be == 1 && op == 1 ? "" : ",", be_names[be],
-			       op_names[op], b.kc, b.mc, b.nc, b.prefetch,
+			       be == 1 && op == 1 ? "" : ",", be_name(be),
+			       op_name(op), b.kc, b.mc, b.nc, b.prefetch,
 			       edge_name(b.edge), cio_name(b.cio), b.small,
 			       src_name(b.source));
 		}
@@ -230,8 +242,8 @@ static void print_blocking_human(void)
 	const char *file = amx_gemm_blocking_file(&st);
 
 	printf("GEMM:       backend bf16 %s, int8 %s; tuning file %s%s%s\n",
-	       be_names[inuse[0] > 0 && inuse[0] < 4 ? inuse[0] : 0],
-	       be_names[inuse[1] > 0 && inuse[1] < 4 ? inuse[1] : 0],
+	       be_name(inuse[0]),
+	       be_name(inuse[1]),
 	       file ? file : "", file ? " " : "", file_status_text(st));
 	printf("Blocking:   backend op       kc     mc     nc  prefetch  edge   cio           small  source\n");
 	for (int be = AMX_GEMM_BACKEND_AMX; be <= AMX_GEMM_BACKEND_C; be++)
@@ -240,7 +252,7 @@ static void print_blocking_human(void)
 
 			amx_gemm_get_blocking(be, op, &b);
 			printf("            %-7s %-4s %6u %6u %6u  %8u  %-5s  %-10s %8u  %s%s\n",
-			       be_names[be], op_names[op], b.kc, b.mc, b.nc,
+			       be_name(be), op_name(op), b.kc, b.mc, b.nc,
 			       b.prefetch, edge_name(b.edge), cio_name(b.cio),
 			       b.small, src_name(b.source),
 			       (op == 1 && be == inuse[0]) ||

@@ -37,8 +37,9 @@ struct tune_opts {
 	const char *output;
 };
 
-static const char *const tune_backend_names[] = { "", "amx", "avx512", "c" };
-static const char *const tune_op_names[] = { "", "bf16", "s8s8", "u8s8" };
+/* the library's names (the tuning file's and AMX_GEMM_BLOCKS's words) */
+#define tune_backend_names(be) amx_gemm_backend_name((enum amx_gemm_backend)(be))
+#define tune_op_names(op) amx_gemm_op_name((enum amx_gemm_op)(op))
 
 static double tune_now(void)
 {
@@ -154,8 +155,8 @@ static struct amx_gemm_blocking tune_pair(struct tune_problem *p, int be,
 	win = g[1] > 1.03 * g[0];
 	if (verbose)
 		fprintf(stderr, "\ramx-tune: %-6s %-4s %s: %s %.1f, %s %.1f G/s "
-			"(%+.1f %%): %s\n", tune_backend_names[be],
-			tune_op_names[p->op], what, names[0], g[0], names[1],
+			"(%+.1f %%): %s\n", tune_backend_names(be),
+			tune_op_names(p->op), what, names[0], g[0], names[1],
 			g[1], g[0] > 0 ? 100 * (g[1] / g[0] - 1) : 0.0,
 			names[win]);
 	if (gwin)
@@ -251,7 +252,7 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 			}
 			if (++done % 8 == 0 || done == nkc * nmc || o->verbose)
 				fprintf(stderr, "\ramx-tune: %-6s %-4s [%3zu/%3zu] best kc %u mc %u: %.1f G/s   ",
-					tune_backend_names[be], tune_op_names[op],
+					tune_backend_names(be), tune_op_names(op),
 					done, total, best.kc, best.mc, gbest);
 		}
 	/*
@@ -320,17 +321,17 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 		done++;
 	}
 	fprintf(stderr, "\ramx-tune: %-6s %-4s [%3zu/%3zu] done%40s\n",
-		tune_backend_names[be], tune_op_names[op], done, total, "");
+		tune_backend_names(be), tune_op_names(op), done, total, "");
 	if (bad) {
 		fprintf(stderr, "amx-tune: %s %s: results differ between blockings\n",
-			tune_backend_names[be], tune_op_names[op]);
+			tune_backend_names(be), tune_op_names(op));
 		ret = -EIO;
 		goto out;
 	}
 	amx_gemm_set_blocking(be, op, &best);
 	amx_gemm_get_blocking(be, op, &best);
 	printf("%-6s %-4s kc %5u mc %5u nc %5u prefetch %2u edge %-5s cio %-10s  %8.1f G/s (default %8.1f, %+.0f %%)\n",
-	       tune_backend_names[be], tune_op_names[op], best.kc, best.mc,
+	       tune_backend_names(be), tune_op_names(op), best.kc, best.mc,
 	       best.nc, best.prefetch,
 	       best.edge == AMX_GEMM_EDGE_TILES ? "tiles" : "copy",
 	       best.cio == AMX_GEMM_CIO_INTERLEAVE ? "interleave" : "block",
@@ -358,7 +359,7 @@ static int tune_all(const struct tune_opts *o)
 			continue;
 		if (!tune_force_backend(be)) {
 			fprintf(stderr, "amx-tune: %s: not usable here, skipped\n",
-				tune_backend_names[be]);
+				tune_backend_names(be));
 			continue;
 		}
 		for (int op = AMX_GEMM_OP_BF16; !ret && op <= AMX_GEMM_OP_U8S8; op++)
@@ -430,15 +431,12 @@ int main(int argc, char **argv)
 		case 'S': o.output = "/etc/libamx/gemm-blocking"; break;
 		case 's': o.size = strtoul(optarg, NULL, 0); break;
 		case 'b':
-			if (!strcmp(optarg, "all"))
-				o.backends = 0xe;
-			else if (!strcmp(optarg, "amx"))
-				o.backends = 1u << AMX_GEMM_BACKEND_AMX;
-			else if (!strcmp(optarg, "avx512"))
-				o.backends = 1u << AMX_GEMM_BACKEND_AVX512;
-			else if (!strcmp(optarg, "c"))
-				o.backends = 1u << AMX_GEMM_BACKEND_C;
-			else {
+			o.backends = !strcmp(optarg, "all") ? 0xe : 0;
+			for (int be = AMX_GEMM_BACKEND_AMX;
+			     be <= AMX_GEMM_BACKEND_C; be++)
+				if (!strcmp(optarg, tune_backend_names(be)))
+					o.backends = 1u << be;
+			if (!o.backends) {
 				usage(stderr);
 				return 2;
 			}

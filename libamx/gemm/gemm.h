@@ -15,7 +15,12 @@
 #include "tile_model.h"
 
 /* register/tile blocking */
-#define GEMM_NR		32	/* columns per B micro-panel: 2 AMX tiles, 2 zmm */
+/*
+ * Columns per B micro-panel: 2 AMX tiles, 2 zmm.  The same for every
+ * backend, not a backend property: a packed B (amx_packed_b_create())
+ * serves every backend, so its panels must fit all of them.
+ */
+#define GEMM_NR		32
 #define GEMM_MR_AVX	12	/* rows of the AVX-512 / C micro-kernel */
 #define GEMM_MR_AMX	32	/* rows of the AMX micro-kernel: 2 tiles */
 #define GEMM_KGRAN_BYTES 64	/* K padded to one tile row: 32 bf16 / 64 int8 */
@@ -127,7 +132,7 @@ typedef void (*gemm_ukr_fused_fn)(size_t mr, size_t nr, size_t k_bytes,
 struct gemm_backend {
 	int id;				/* enum amx_gemm_backend */
 	const char *name;		/* "amx", "avx512", "c" */
-	size_t mr, nr;			/* micro-kernel block */
+	size_t mr;			/* micro-kernel rows (x GEMM_NR) */
 	gemm_ukr_fn ukr[GEMM_NOPS];
 	/*
 	 * Kernels reading A in place (no A packing), NULL where none; they

@@ -123,7 +123,6 @@ const struct gemm_backend gemm_backend_amx = {
 	.id = AMX_GEMM_BACKEND_AMX,
 	.name = "amx",
 	.mr = GEMM_MR_AMX,
-	.nr = GEMM_NR,
 	.ukr = { gemm_ukr_amx_bf16, gemm_ukr_amx_s8s8, gemm_ukr_amx_u8s8 },
 	/*
 	 * A in place when K is whole tile rows and rows are line-aligned
@@ -156,7 +155,6 @@ const struct gemm_backend gemm_backend_avx512 = {
 	.id = AMX_GEMM_BACKEND_AVX512,
 	.name = "avx512",
 	.mr = GEMM_MR_AVX,
-	.nr = GEMM_NR,
 	.ukr = { gemm_ukr_avx512_bf16, gemm_ukr_avx512_u8s8,
 		 gemm_ukr_avx512_u8s8 },
 	.ukr_direct = { gemm_ukr_avx512_bf16_direct,
@@ -176,7 +174,6 @@ const struct gemm_backend gemm_backend_c = {
 	.id = AMX_GEMM_BACKEND_C,
 	.name = "c",
 	.mr = GEMM_MR_AVX,
-	.nr = GEMM_NR,
 	.ukr = { gemm_ukr_c_bf16, gemm_ukr_c_u8s8, gemm_ukr_c_u8s8 },
 	.pack_a = gemm_pack_a_vnni,
 	.a_resident = 1,
@@ -210,6 +207,6 @@ int gemm_blocks_fix(const struct gemm_backend *be, enum gemm_op op,
 	}
 	bs->kc = gemm_round_up(bs->kc, kgran(op));
 	bs->mc = gemm_round_up(bs->mc, be->mr);
-	bs->nc = gemm_round_up(bs->nc, be->nr);
+	bs->nc = gemm_round_up(bs->nc, GEMM_NR);
 	return 0;
 }

@@ -55,6 +55,20 @@ static void cpu_key(char *buf, size_t len)
 		 gemm_cache_size(2), gemm_cache_size(3));
 }
 
+const char *amx_gemm_backend_name(enum amx_gemm_backend backend)
+{
+	const struct gemm_backend *be = gemm_backend_by_id(backend);
+
+	return be ? be->name : NULL;
+}
+
+const char *amx_gemm_op_name(enum amx_gemm_op op)
+{
+	if (op < AMX_GEMM_OP_BF16 || op > AMX_GEMM_OP_U8S8)
+		return NULL;
+	return op_names[op - AMX_GEMM_OP_BF16];
+}
+
 static int backend_index(const char *s, size_t n)
 {
 	for (int b = 0; b < GEMM_NBACKENDS; b++) {
