@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: MIT
 #
-# What issue 9 still needs from AMX silicon, in one run: the machine's
+# What the speed targets need from AMX silicon, in one run: the machine's
 # facts, the tuner's choices (with both timings of each pairwise one), the
 # benchmark against oneDNN with the built-in blocking and with the tuned
 # one (1 and 2 threads), the targets of both, and each AMX option that is

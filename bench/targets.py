@@ -4,7 +4,7 @@
 
     bench/targets.py RESULTS.csv [--verbose]
 
-The targets (issue 9), each over the rows of the backend it is about:
+The targets, each over the rows of the backend it is about:
 
   amx-ratio     AMX, 1 thread, every shape: plain and prepacked >= 1.25x oneDNN
   amx-peak      AMX, 1 thread, prepacked, M, N, K >= 384: median share of
