@@ -194,6 +194,34 @@ AMX_HIDDEN const struct gemm_backend *gemm_backend_by_id(int id);
 AMX_HIDDEN void gemm_blocks_get(const struct gemm_backend *be,
 				enum gemm_op op, struct gemm_blocks *bs,
 				enum gemm_blocks_src *src);
+/* one backend's and op's blocking in the table, and where it came from */
+struct gemm_blocks_slot {
+	struct gemm_blocks bs;
+	enum gemm_blocks_src src;
+};
+
+/*
+ * The tuning file and AMX_GEMM_BLOCKS as text (gemm_tuning.c), on tables
+ * indexed [backend id - 1][op]:
+ * - gemm_tuning_load(): the first usable file of the user's and the
+ *   system's applied to @out; its status (0, -ENOENT none, -EINVAL
+ *   malformed or not a regular file of at most 64 KiB, -EPROTO another
+ *   version, -ESTALE another CPU), the path read or rejected in @used;
+ * - gemm_tuning_parse_env(): an AMX_GEMM_BLOCKS value applied to @out,
+ *   or -EINVAL and *@why, @out untouched;
+ * - gemm_tuning_save(): @tab's entries that are not the default written
+ *   as the file at @path (NULL: the user's), 0 or -errno;
+ * - gemm_tuning_user_path(): the user's file (or, @dir_only, directory).
+ */
+AMX_HIDDEN extern const char *const gemm_op_names[GEMM_NOPS];
+AMX_HIDDEN int gemm_tuning_load(struct gemm_blocks_slot out[][GEMM_NOPS],
+				char *used, size_t len);
+AMX_HIDDEN int gemm_tuning_parse_env(const char *env,
+				     struct gemm_blocks_slot out[][GEMM_NOPS],
+				     const char **why);
+AMX_HIDDEN int gemm_tuning_save(const char *path,
+				const struct gemm_blocks_slot tab[][GEMM_NOPS]);
+AMX_HIDDEN int gemm_tuning_user_path(char *buf, size_t len, int dir_only);
 /* round @bs to what @be needs; -EINVAL when a value is out of range */
 AMX_HIDDEN int gemm_blocks_fix(const struct gemm_backend *be,
 			       enum gemm_op op, struct gemm_blocks *bs);

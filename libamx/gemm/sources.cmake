@@ -8,6 +8,7 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/gemm_cpu.c
 	${AMX_GEMM_DIR}/gemm_backends.c
 	${AMX_GEMM_DIR}/gemm_blocks.c
+	${AMX_GEMM_DIR}/gemm_tuning.c
 	${AMX_GEMM_DIR}/gemm_ref.c
 	${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c
