@@ -196,9 +196,11 @@ static void t_grid(int type, int packed, const char *what)
 	 * sums rounded to bf16 at every K block boundary
 	 */
 	for (int x = 0; type == T_BF16 && x < 4; x++, cases++) {
+		/* few rows and columns: large K is the point (and the C
+		 * path in the emulated guest must stay within its bound) */
 		static const size_t ex[4][3] = {
-			{ 33, 47, 1000 }, { 17, 100, 4097 }, { 100, 40, 4500 },
-			{ 64, 33, 8192 },
+			{ 17, 20, 1000 }, { 3, 33, 4097 }, { 20, 9, 4500 },
+			{ 33, 5, 8192 },
 		};
 
 		bad += !t_run_case_x(type, ex[x][0], ex[x][1], ex[x][2],
