@@ -5,6 +5,11 @@
 #       every manifest program (default, and strict_sas_size=1); they fail
 #       on any "not ok", a missing result, a kernel WARNING/BUG/Oops or a
 #       timeout;
+#   guest.boot.asan  boots once more with the programs that need AMX built
+#       with ASan and UBSan (dynamically linked, their libraries copied
+#       into the initramfs), but the GEMM grids: the only sanitized run of
+#       the AMX paths on a machine without AMX (the AMX GEMM code runs
+#       sanitized natively on the tile model, gemm_amx_emul);
 #   guest.<variant>.<name>  the outcome of one program or kselftest in
 #       that boot: pass, skip (4) or fail;
 #   guest.migrate  tile state survives migrating the guest to a file and
@@ -20,7 +25,8 @@ function(amx_add_guest_tests)
   endforeach()
 
   get_property(_default_only GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY)
-  foreach(_variant default strict)
+  get_property(_needs_amx GLOBAL PROPERTY AMX_GUEST_NEEDS_AMX)
+  foreach(_variant default strict asan)
     add_test(NAME guest.boot.${_variant}
              COMMAND ${PROJECT_SOURCE_DIR}/cmake/guest-stage.sh
                      ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${_variant})
@@ -30,6 +36,10 @@ function(amx_add_guest_tests)
       FIXTURES_SETUP guest_${_variant})
     foreach(_name IN LISTS _names)
       if(_variant STREQUAL "strict" AND _name IN_LIST _default_only)
+        continue()
+      endif()
+      if(_variant STREQUAL "asan" AND
+         (NOT _name IN_LIST _needs_amx OR _name IN_LIST _default_only))
         continue()
       endif()
       add_test(NAME guest.${_variant}.${_name}

@@ -8,6 +8,10 @@
 # (kernel/rig/run-guest.sh) with them (without the kernel selftests when
 # NAMEs are given).  VARIANT "strict" boots with strict_sas_size=1 and
 # leaves out the tests marked GUEST_DEFAULT_ONLY (cmake/AmxTest.cmake).
+# VARIANT "asan" builds BUILD/guest-asan-build instead, with ASan and
+# UBSan (AMX_SANITIZE, dynamically linked: the rig copies the libraries
+# into the initramfs), and runs the programs that need AMX (NEEDS_AMX)
+# without the kernel selftests, which the other boots run.
 # Results land in BUILD/guest-VARIANT/ (results.tsv, console.log).
 #
 # Exit status: 0 when the guest ran and reported every program, even if
@@ -21,17 +25,28 @@ shift 3
 gbuild=$build/guest
 out=$build/guest-$variant
 
-cmake -S "$src" -B "$gbuild" -G Ninja -DAMX_GUEST=ON -DCMAKE_BUILD_TYPE=Release \
+guest_flags=(-DAMX_GUEST=ON -DCMAKE_BUILD_TYPE=Release)
+what="static guest"
+if [ "$variant" = asan ]; then
+	gbuild=$build/guest-asan-build
+	guest_flags=(-DAMX_SANITIZE=ON -DAMX_GUEST_TESTS=OFF -DCMAKE_BUILD_TYPE=RelWithDebInfo)
+	what="sanitized guest"
+fi
+blog=$build/guest-build-$variant.log
+cmake -S "$src" -B "$gbuild" -G Ninja "${guest_flags[@]}" \
 	-DAMX_BUILD_TESTS=ON -DAMX_BUILD_EXAMPLES=ON >/dev/null
-cmake --build "$gbuild" -j "$(nproc)" >"$build/guest-build.log" 2>&1 || {
-	tail -n 30 "$build/guest-build.log"
-	echo "guest-stage: the static guest build failed (log: $build/guest-build.log)" >&2
+cmake --build "$gbuild" -j "$(nproc)" >"$blog" 2>&1 || {
+	tail -n 30 "$blog"
+	echo "guest-stage: the $what build failed (log: $blog)" >&2
 	exit 1
 }
 
 manifest=$gbuild/guest-manifest.tsv
-[ "$variant" = strict ] && manifest=$gbuild/guest-manifest-strict.tsv
 rig_args=()
+case $variant in
+strict) manifest=$gbuild/guest-manifest-strict.tsv ;;
+asan) manifest=$gbuild/guest-manifest-amx.tsv; rig_args+=(--no-selftests) ;;
+esac
 if [ $# -gt 0 ]; then
 	rig_args+=(--no-selftests)
 	manifest=$build/guest-manifest-$variant.tsv
