@@ -20,6 +20,6 @@
  * TDPBF16PS: C[m][n] += sum_p A[m][2p] * B[p][2n] + A[m][2p+1] * B[p][2n+1]
  * (tile B row p holds K pair p of 16 columns); fp32 accumulation, DAZ/FTZ.
  */
-#include "gemm.h"
+#include "gemm_amx_kernel.h"
 
 GEMM_AMX_ENTRIES(gemm_ukr_amx_bf16, GEMM_TDP_BF16PS)

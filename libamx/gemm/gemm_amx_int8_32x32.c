@@ -7,7 +7,7 @@
  * loop is gemm.h's gemm_amx_body(), as for bf16 (see
  * gemm_amx_bf16_32x32.c for edges, pf and the tile macros).
  */
-#include "gemm.h"
+#include "gemm_amx_kernel.h"
 
 GEMM_AMX_ENTRIES(gemm_ukr_amx_s8s8, GEMM_TDP_BSSD)
 GEMM_AMX_ENTRIES(gemm_ukr_amx_u8s8, GEMM_TDP_BUSD)

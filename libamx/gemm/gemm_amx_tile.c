@@ -8,7 +8,7 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "gemm.h"
+#include "gemm_amx_kernel.h"
 
 /*
  * Configure the tiles for an mr x nr block of C (1 <= mr, nr <= 32): C

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gemm.h"
+#include "tile_model.h"	/* amx_status(): the model's, in that build */
 
 /* what the SIMD kernels and packers may use (detect.c reads it once) */
 int gemm_cpu_avx512bf16(void)
