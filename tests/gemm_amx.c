@@ -24,7 +24,7 @@ int main(void)
 	if (amx_gemm_backend(AMX_GEMM_BF16) != AMX_GEMM_BACKEND_AMX ||
 	    amx_gemm_backend(AMX_GEMM_S8) != AMX_GEMM_BACKEND_AMX) {
 		printf("not ok 1 - backend is not AMX after amx_request()\n1..1\n");
-		return KSFT_FAIL;
+		return TAP_FAIL;
 	}
 	/* plain B on 1 thread, packed B on all: kept short for TCG guests */
 	for (unsigned int th = 0; th < 2; th++) {
@@ -44,5 +44,5 @@ int main(void)
 			 AMX_GEMM_CIO_INTERLEAVE);
 	t_grids_blocking("amx cio block", AMX_GEMM_EDGE_COPY,
 			 AMX_GEMM_CIO_BLOCK);
-	return t_finish();
+	return tap_finish();
 }

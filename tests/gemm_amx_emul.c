@@ -244,7 +244,7 @@ int main(void)
 	unsetenv("AMX_FORCE_FALLBACK");
 	/* the grids' small shapes stay on the (modelled) AMX kernels */
 	setenv("AMX_GEMM_BLOCKS", "amx:*:small=0", 1);
-	t_result(amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AMX &&
+	tap_ok(amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AMX &&
 		 amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AMX,
 		 "model reports AMX: backend is AMX");
 	/* plain B on 1 thread, packed B on 2 (the model is slow) */
@@ -259,9 +259,9 @@ int main(void)
 		for (int type = T_BF16; type <= T_U8S8; type++)
 			t_direct_a(type, th == 2, what);
 	}
-	t_result(!emu_partial_cfgs, "edges copied by default: no partial tile "
+	tap_ok(!emu_partial_cfgs, "edges copied by default: no partial tile "
 		 "configuration (%lu)", emu_partial_cfgs);
-	t_result(emu_c_moves > 0, "C moved inside the first and last K step "
+	tap_ok(emu_c_moves > 0, "C moved inside the first and last K step "
 		 "by default (cio interleave): %lu C tile moves inside K steps",
 		 emu_c_moves);
 	/* odd blockings (and the prefetch path) on the AMX kernels */
@@ -300,7 +300,7 @@ int main(void)
 								   shapes[s][1],
 								   shapes[s][2], v, v,
 								   (int)s & 1, &worst);
-			t_result(!bad, "amx-model kc %u mc %u nc %u prefetch %u "
+			tap_ok(!bad, "amx-model kc %u mc %u nc %u prefetch %u "
 				 "edge %s cio %s: %u cases, %u wrong", odd[i].kc,
 				 odd[i].mc, odd[i].nc, odd[i].prefetch,
 				 odd[i].edge ? "tiles" : "copy",
@@ -314,15 +314,15 @@ int main(void)
 	t_grids_blocking("amx-model edge tiles", AMX_GEMM_EDGE_TILES,
 			 AMX_GEMM_CIO_BLOCK);
 	printf("# %lu partial tile configurations\n", emu_partial_cfgs);
-	t_result(emu_partial_cfgs > 0, "edge tiles: edge blocks ran on partial "
+	tap_ok(emu_partial_cfgs > 0, "edge tiles: edge blocks ran on partial "
 		 "tile configurations");
-	t_result(emu_c_moves == moves, "edge tiles, cio block: no C tile move "
+	tap_ok(emu_c_moves == moves, "edge tiles, cio block: no C tile move "
 		 "inside a K step");
 	/* and with C moved inside the first and last K step */
 	t_grids_blocking("amx-model cio interleave", AMX_GEMM_EDGE_COPY,
 			 AMX_GEMM_CIO_INTERLEAVE);
 	printf("# %lu C tile moves inside K steps\n", emu_c_moves - moves);
-	t_result(emu_c_moves > moves, "cio interleave: C tiles moved inside "
+	tap_ok(emu_c_moves > moves, "cio interleave: C tiles moved inside "
 		 "K steps");
 	/* a call below small runs no tile instruction where AVX-512 can */
 	{
@@ -345,12 +345,12 @@ int main(void)
 			before[i] = emu_cfgs - before[i];
 		}
 		amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
-		t_result(ok && (before[0] == 0) == avx && before[1] > 0,
+		tap_ok(ok && (before[0] == 0) == avx && before[1] > 0,
 			 "16^3 bf16: %lu tile configurations below small, %lu "
 			 "with small 0 (AVX-512 BF16 %s)", before[0], before[1],
 			 avx ? "here: want 0" : "absent: want some");
 	}
 	printf("# %lu TDP instructions modelled\n", emu_ops);
-	t_result(emu_ops > 0, "the AMX micro-kernels ran");
-	return t_finish();
+	tap_ok(emu_ops > 0, "the AMX micro-kernels ran");
+	return tap_finish();
 }

@@ -11,5 +11,5 @@ int main(int argc, char **argv)
 	static const int types[] = { T_BF16 };
 
 	t_fallback_path(argc > 1 ? argv[1] : NULL, AMX_GEMM_BF16, types, 1, NULL);
-	return t_finish();
+	return tap_finish();
 }

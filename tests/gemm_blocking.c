@@ -158,7 +158,7 @@ static void run_case(const char *what, const char *file, const char *env,
 		printf("# stderr: '%s'\n", err);
 		ok = 0;
 	}
-	t_result(ok, "%s", what);
+	tap_ok(ok, "%s", what);
 }
 
 static void files_and_env(void)
@@ -416,12 +416,12 @@ static void api(void)
 	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, &g) &&
 	     g.kc == 64 && g.mc == 12 && g.nc == 32 && g.prefetch == 3 &&
 	     g.source == AMX_GEMM_BLOCKING_API;
-	t_result(ok, "set_blocking: rounded (kc %u mc %u nc %u), source api", g.kc,
+	tap_ok(ok, "set_blocking: rounded (kc %u mc %u nc %u), source api", g.kc,
 		 g.mc, g.nc);
 	ok = !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, NULL) &&
 	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AVX512, AMX_GEMM_OP_U8S8, &g) &&
 	     g.source != AMX_GEMM_BLOCKING_API;
-	t_result(ok, "set_blocking(NULL) goes back");
+	tap_ok(ok, "set_blocking(NULL) goes back");
 	b.kc = 0;
 	ok = amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) == -EINVAL;
 	b.kc = 64;
@@ -434,7 +434,7 @@ static void api(void)
 	ok &= amx_gemm_set_blocking(0, AMX_GEMM_OP_BF16, &b) == -EINVAL;
 	ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, 4, &b) == -EINVAL;
 	ok &= amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL) == -EINVAL;
-	t_result(ok, "set/get_blocking: -EINVAL for bad values and arguments");
+	tap_ok(ok, "set/get_blocking: -EINVAL for bad values and arguments");
 	b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32,
 					.edge = AMX_GEMM_EDGE_TILES };
 	ok = !amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &b) &&
@@ -443,7 +443,7 @@ static void api(void)
 	     !amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) &&
 	     !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
 	     g.edge == AMX_GEMM_EDGE_COPY;
-	t_result(ok, "set_blocking: edge kept for amx, copy on other backends");
+	tap_ok(ok, "set_blocking: edge kept for amx, copy on other backends");
 	b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32,
 					.cio = AMX_GEMM_CIO_INTERLEAVE + 1 };
 	ok = amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16,
@@ -455,7 +455,7 @@ static void api(void)
 	      !amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) &&
 	      !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
 	      g.cio == AMX_GEMM_CIO_BLOCK;
-	t_result(ok, "set_blocking: cio > interleave -EINVAL; interleave kept "
+	tap_ok(ok, "set_blocking: cio > interleave -EINVAL; interleave kept "
 		 "for amx, block on other backends");
 	b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32,
 					.small = (1u << 30) + 1 };
@@ -468,7 +468,7 @@ static void api(void)
 	      !amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &b) &&
 	      !amx_gemm_get_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, &g) &&
 	      g.small == 0;
-	t_result(ok, "set_blocking: small > 2^30 -EINVAL; 2^30 kept for amx, "
+	tap_ok(ok, "set_blocking: small > 2^30 -EINVAL; 2^30 kept for amx, "
 		 "0 on other backends");
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL);
@@ -503,7 +503,7 @@ static void odd_blockings(void)
 					bad += !t_run_case(type, shapes[s][0],
 							   shapes[s][1], shapes[s][2],
 							   v, v, (int)s & 1, &worst);
-		t_result(!bad, "%s: kc %u mc %u nc %u prefetch %u edge %u cio %u: "
+		tap_ok(!bad, "%s: kc %u mc %u nc %u prefetch %u edge %u cio %u: "
 			 "%u cases, %u wrong", t_backend_name(be), odd[i].kc,
 			 odd[i].mc, odd[i].nc, odd[i].prefetch, odd[i].edge,
 			 odd[i].cio, cases, bad);
@@ -572,7 +572,7 @@ static void save_targets(void)
 	mkdir(dir, 0755);
 	if (stat("/dev/full", &sb) == 0 && S_ISCHR(sb.st_mode)) {
 		ret = save_in_child("/dev/full");
-		t_result(ret == -ENOSPC && !stat("/dev/full", &sb) &&
+		tap_ok(ret == -ENOSPC && !stat("/dev/full", &sb) &&
 			 S_ISCHR(sb.st_mode),
 			 "save to /dev/full: %d (-ENOSPC), still a device", ret);
 	} else {
@@ -581,16 +581,16 @@ static void save_targets(void)
 	snprintf(path, sizeof(path), "%s/fifo", dir);
 	mkfifo(path, 0644);
 	ret = save_in_child(path);
-	t_result(ret == -ENXIO && !stat(path, &sb) && S_ISFIFO(sb.st_mode),
+	tap_ok(ret == -ENXIO && !stat(path, &sb) && S_ISFIFO(sb.st_mode),
 		 "save to a FIFO without reader: %d (-ENXIO), not waited on, still a FIFO",
 		 ret);
 	snprintf(path, sizeof(path), "%s/d", dir);
 	mkdir(path, 0755);
 	ret = save_in_child(path);
-	t_result(ret == -EISDIR, "save to a directory: %d (-EISDIR)", ret);
+	tap_ok(ret == -EISDIR, "save to a directory: %d (-EISDIR)", ret);
 	snprintf(path, sizeof(path), "%s/no/such/dir/file", dir);
 	ret = save_in_child(path);
-	t_result(ret == -ENOENT, "save into a missing directory: %d (-ENOENT)",
+	tap_ok(ret == -ENOENT, "save into a missing directory: %d (-ENOENT)",
 		 ret);
 	snprintf(path, sizeof(path), "%s/target", dir);
 	snprintf(link, sizeof(link), "%s/link", dir);
@@ -608,11 +608,11 @@ static void save_targets(void)
 			line[0] = 0;
 		fclose(f);
 	}
-	t_result(ret == 0 && !lstat(link, &sb) && S_ISLNK(sb.st_mode) &&
+	tap_ok(ret == 0 && !lstat(link, &sb) && S_ISLNK(sb.st_mode) &&
 		 !strncmp(line, "libamx-gemm-blocking", 20),
 		 "save through a symlink: %d, the link stays, its file is replaced",
 		 ret);
-	t_result(!temp_left(dir), "no temporary file left behind");
+	tap_ok(!temp_left(dir), "no temporary file left behind");
 }
 
 int main(void)
@@ -624,7 +624,7 @@ int main(void)
 	alarm(50);
 	if (!mkdtemp(tmpdir)) {
 		perror("mkdtemp");
-		return KSFT_FAIL;
+		return TAP_FAIL;
 	}
 	snprintf(errfile, sizeof(errfile), "%s/stderr", tmpdir);
 	/* nothing from the caller's cache or environment */
@@ -646,7 +646,7 @@ int main(void)
 		_exit(amx_gemm_blocking_save(path) ? 1 : 0);
 	}
 	wait(&st);
-	t_result(WIFEXITED(st) && WEXITSTATUS(st) == 0, "blocking_save");
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0, "blocking_save");
 	f = fopen(path, "r");
 	if (f && fgets(line, sizeof(line), f) && fgets(line, sizeof(line), f)) {
 		line[strcspn(line, "\n")] = 0;
@@ -654,7 +654,7 @@ int main(void)
 	}
 	if (f)
 		fclose(f);
-	t_result(!strncmp(cpu_line, "cpu ", 4), "saved file has a cpu line: %s",
+	tap_ok(!strncmp(cpu_line, "cpu ", 4), "saved file has a cpu line: %s",
 		 cpu_line);
 	files_and_env();
 	save_targets();
@@ -667,5 +667,5 @@ int main(void)
 	odd_blockings();
 	unsetenv("AMX_FORCE_FALLBACK");
 	nftw(tmpdir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
-	return t_finish();
+	return tap_finish();
 }

@@ -22,29 +22,6 @@
 /* helpers a given test may not use */
 #define T_FN static __attribute__((unused))
 
-#define KSFT_PASS TAP_PASS
-#define KSFT_FAIL TAP_FAIL
-#define KSFT_SKIP TAP_SKIP
-
-/* The GEMM tests' names for tap.h's and amx_test.h's helpers. */
-T_FN void t_result(int ok, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
-T_FN void t_result(int ok, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	tap_ok(ok, "%s", line);
-}
-
-T_FN int t_finish(void)
-{
-	return tap_finish();
-}
-
 static uint64_t t_rng = 0x9e3779b97f4a7c15ull;
 
 T_FN uint32_t t_rand(void)

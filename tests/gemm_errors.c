@@ -33,7 +33,7 @@ static int c_same(void)
 	int r_;								\
 	reset();							\
 	r_ = (call);							\
-	t_result(r_ == (err) && c_same(), "%s: %d", desc, r_);		\
+	tap_ok(r_ == (err) && c_same(), "%s: %d", desc, r_);		\
 } while (0)
 
 int main(void)
@@ -80,23 +80,23 @@ int main(void)
 			for (size_t j = 0; j < N; j++)
 				ok &= j < N - 1 ? c[i * N + j] == 0 :
 					c[i * N + j] == cref[i * N + j];
-		t_result(ok, "K = 0 overwrite zeroes C (only the window): %d", ret);
+		tap_ok(ok, "K = 0 overwrite zeroes C (only the window): %d", ret);
 	}
 
 	ret = amx_packed_b_create(&pb, AMX_GEMM_BF16, K, N, b, N);
-	t_result(!ret && amx_packed_b_size(pb) > 0, "packed_b_create bf16: %d", ret);
+	tap_ok(!ret && amx_packed_b_size(pb) > 0, "packed_b_create bf16: %d", ret);
 	ret = amx_packed_b_create(&pb8, AMX_GEMM_S8, K, N, b8, N);
-	t_result(!ret, "packed_b_create s8: %d", ret);
-	t_result(amx_packed_b_create(NULL, AMX_GEMM_BF16, K, N, b, N) == -EINVAL,
+	tap_ok(!ret, "packed_b_create s8: %d", ret);
+	tap_ok(amx_packed_b_create(NULL, AMX_GEMM_BF16, K, N, b, N) == -EINVAL,
 		 "packed_b_create NULL handle pointer");
-	t_result(amx_packed_b_create(&pb, 7, K, N, b, N) == -EINVAL,
+	tap_ok(amx_packed_b_create(&pb, 7, K, N, b, N) == -EINVAL,
 		 "packed_b_create unknown type");
-	t_result(amx_packed_b_create(&pb, AMX_GEMM_BF16, K, N, b, N - 1) == -EINVAL,
+	tap_ok(amx_packed_b_create(&pb, AMX_GEMM_BF16, K, N, b, N - 1) == -EINVAL,
 		 "packed_b_create ldb < N");
 	{
 		struct amx_packed_b *huge = NULL;
 
-		t_result(amx_packed_b_create(&huge, AMX_GEMM_S8, SIZE_MAX / 128,
+		tap_ok(amx_packed_b_create(&huge, AMX_GEMM_S8, SIZE_MAX / 128,
 					     96, b8, 96) == -EOVERFLOW && !huge,
 			 "packed_b_create size overflow");
 	}
@@ -115,9 +115,9 @@ int main(void)
 	amx_packed_b_free(pb);
 	amx_packed_b_free(pb8);
 	amx_packed_b_free(NULL);
-	t_result(amx_packed_b_size(NULL) == 0, "packed_b_size(NULL) = 0");
-	t_result(amx_set_num_threads(100000) == -EINVAL,
+	tap_ok(amx_packed_b_size(NULL) == 0, "packed_b_size(NULL) = 0");
+	tap_ok(amx_set_num_threads(100000) == -EINVAL,
 		 "set_num_threads out of range");
-	t_result(amx_gemm_backend(9) == -EINVAL, "backend of unknown type");
-	return t_finish();
+	tap_ok(amx_gemm_backend(9) == -EINVAL, "backend of unknown type");
+	return tap_finish();
 }

@@ -142,7 +142,7 @@ static void t_direct_a(int type, int packed, const char *what)
 			bad += !t_run_case_a(type, shapes[s][0], shapes[s][1],
 					     k, v & 1, packed, 0, lda, &worst);
 		}
-	t_result(!bad, "%s %s%s A in place: %u shapes, %u wrong", what,
+	tap_ok(!bad, "%s %s%s A in place: %u shapes, %u wrong", what,
 		 t_type_name[type], packed ? " packed" : "", cases, bad);
 }
 
@@ -209,7 +209,7 @@ static void t_grid(int type, int packed, const char *what)
 	if (type == T_BF16)
 		printf("# %s worst |err| / sum|ab| = %.3g (bound 2(K+2)2^-24)\n",
 		       what, worst);
-	t_result(!bad, "%s %s%s: %u shapes, %u wrong", what, t_type_name[type],
+	tap_ok(!bad, "%s %s%s: %u shapes, %u wrong", what, t_type_name[type],
 		 packed ? " packed" : "", cases, bad);
 }
 
@@ -235,7 +235,7 @@ static inline void t_grids_blocking(const char *what, unsigned int edge,
 		ok &= !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, op, &b) &&
 		      b.edge == edge && b.cio == cio;
 	}
-	t_result(ok, "%s: edge %u cio %u set for every op", what, edge, cio);
+	tap_ok(ok, "%s: edge %u cio %u set for every op", what, edge, cio);
 	t_grid(T_BF16, 0, what);
 	t_grid(T_S8S8, 1, what);
 	t_grid(T_U8S8, 0, what);

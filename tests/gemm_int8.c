@@ -21,7 +21,7 @@ static void extremes(int type)
 	ret = type == T_S8S8 ?
 	      amx_gemm_s8s8(0, m, n, k, a, k, b, n, c, n) :
 	      amx_gemm_u8s8(0, m, n, k, (uint8_t *)a, k, b, n, c, n);
-	t_result(!ret && t_check_i8(m, n, k, a, type == T_U8S8, k, b, n, NULL,
+	tap_ok(!ret && t_check_i8(m, n, k, a, type == T_U8S8, k, b, n, NULL,
 				    c, n, 0),
 		 "%s extreme values -128/127/255", t_type_name[type]);
 	free(a);
@@ -40,5 +40,5 @@ int main(int argc, char **argv)
 	static const int types[] = { T_S8S8, T_U8S8 };
 
 	t_fallback_path(argc > 1 ? argv[1] : NULL, AMX_GEMM_S8, types, 2, extremes_both);
-	return t_finish();
+	return tap_finish();
 }

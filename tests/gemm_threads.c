@@ -55,10 +55,10 @@ int main(void)
 	amx_set_num_threads(1);
 	amx_gemm_bf16(0, M, N, K, a, K, b, N, ref, N);
 	amx_gemm_s8s8(0, M, N, K, a8, K, b8, N, ref8, N);
-	t_result(t_check_bf16(M, N, K, a, K, b, N, NULL, ref, N, 0, NULL),
+	tap_ok(t_check_bf16(M, N, K, a, K, b, N, NULL, ref, N, 0, NULL),
 		 "1-thread bf16 reference within bound");
 	/* the threads are compared with it: it must be right itself */
-	t_result(t_check_i8(M, N, K, a8, 0, K, b8, N, NULL, ref8, N, 0),
+	tap_ok(t_check_i8(M, N, K, a8, 0, K, b8, N, NULL, ref8, N, 0),
 		 "1-thread s8s8 reference exact");
 	for (unsigned int n = 2; n <= 4; n++) {
 		amx_set_num_threads(n);
@@ -67,12 +67,12 @@ int main(void)
 		     !memcmp(c, ref, sizeof(c));
 		ok &= !amx_gemm_s8s8(0, M, N, K, a8, K, b8, N, c8, N) &&
 		      !memcmp(c8, ref8, sizeof(c8));
-		t_result(ok && amx_get_num_threads() == (int)n,
+		tap_ok(ok && amx_get_num_threads() == (int)n,
 			 "%u threads: bit-identical to 1 thread", n);
 	}
 	setenv("AMX_NUM_THREADS", "3", 1);
 	amx_set_num_threads(0);
-	t_result(amx_get_num_threads() == 3, "AMX_NUM_THREADS=3 honoured");
+	tap_ok(amx_get_num_threads() == 3, "AMX_NUM_THREADS=3 honoured");
 	unsetenv("AMX_NUM_THREADS");
 	amx_set_num_threads(0);
 	printf("# default pool: %d threads\n", amx_get_num_threads());
@@ -85,6 +85,6 @@ int main(void)
 		pthread_join(th[i], &r);
 		ok &= r != NULL;
 	}
-	t_result(ok, "4 user threads calling concurrently");
-	return t_finish();
+	tap_ok(ok, "4 user threads calling concurrently");
+	return tap_finish();
 }

@@ -26,7 +26,7 @@ int main(void)
 
 	alarm(50);
 	if (!mkdtemp(dir))
-		return KSFT_FAIL;
+		return TAP_FAIL;
 	snprintf(sub, sizeof(sub), "%s/libamx", dir);
 	snprintf(out, sizeof(out), "%s/gemm-blocking", sub);
 	mkdir(sub, 0755);
@@ -45,7 +45,7 @@ int main(void)
 		_exit(tune_all(&o) ? 1 : 0);
 	}
 	wait(&st);
-	t_result(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+	tap_ok(WIFEXITED(st) && WEXITSTATUS(st) == 0,
 		 "amx-tune --quick on every usable backend (in use: %s)",
 		 t_backend_name(be));
 	{
@@ -53,17 +53,17 @@ int main(void)
 		struct amx_gemm_blocking b;
 		int ok = 1;
 
-		t_result(file && !strcmp(file, out) && ret == 0,
+		tap_ok(file && !strcmp(file, out) && ret == 0,
 			 "the library reads the tuner's file (%s, status %d)",
 			 file ? file : "none", ret);
 		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++)
 			ok &= !amx_gemm_get_blocking(be, op, &b) &&
 			      b.source == AMX_GEMM_BLOCKING_FILE;
-		t_result(ok, "%s: every op's blocking comes from the file",
+		tap_ok(ok, "%s: every op's blocking comes from the file",
 			 t_backend_name(be));
 	}
 	unlink(out);
 	rmdir(sub);
 	rmdir(dir);
-	return t_finish();
+	return tap_finish();
 }
