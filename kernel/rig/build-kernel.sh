@@ -7,7 +7,8 @@
 # config fragment and this script. A warm run only checks the hash.
 #
 #   bzImage, config, System.map         the kernel
-#   selftests/{amx,sas,amx_exec,amx_status,amx_alloc}   static selftest binaries
+#   selftests/{amx,sas,amx_exec,amx_status,amx_alloc,amx_status_race}
+#                                        static selftest binaries
 #   linux-source.version                 exact Debian package version
 #   build-info.txt                       what went in, timings
 #
@@ -139,7 +140,7 @@ ST=$SRC/tools/testing/selftests
 CFLAGS=(-static -O2 -g -std=gnu99 -pthread -Wall -isystem "$OUT/hdr/include")
 gcc "${CFLAGS[@]}" -o "$OUT/selftests/amx" "$ST/x86/amx.c" -lrt -ldl
 gcc "${CFLAGS[@]}" -o "$OUT/selftests/sas" "$ST/sigaltstack/sas.c"
-for t in amx_exec amx_status amx_alloc; do
+for t in amx_exec amx_status amx_alloc amx_status_race; do
 	[ -f "$ST/x86/$t.c" ] || die "selftest $t.c missing: is the series applied?"
 	gcc "${CFLAGS[@]}" -o "$OUT/selftests/$t" "$ST/x86/$t.c" -lrt -ldl
 done

@@ -9,7 +9,8 @@
 # starting with '#' are ignored. Exit codes: 0 pass, 4 skip, anything else
 # fail. Each binary is copied to /t/<name> in the initramfs and run there
 # with cwd /t. The kernel selftests built by build-kernel.sh (x86/amx,
-# sigaltstack/sas, x86/amx_exec, x86/amx_status, x86/amx_alloc) are always
+# sigaltstack/sas, x86/amx_exec, x86/amx_status, x86/amx_alloc,
+# x86/amx_status_race) are always
 # run first.
 #
 # Leak check: the guest counts the fpstate vmalloc areas in
@@ -198,6 +199,7 @@ if [ $SELFTESTS = 1 ]; then
 	add_test kselftest-x86-amx_exec "$KOUT/selftests/amx_exec"
 	add_test kselftest-x86-amx_status "$KOUT/selftests/amx_status"
 	add_test kselftest-x86-amx_alloc "$KOUT/selftests/amx_alloc"
+	add_test kselftest-x86-amx_status_race "$KOUT/selftests/amx_status_race"
 fi
 if [ -n "$MANIFEST" ]; then
 	while IFS= read -r line || [ -n "$line" ]; do
