@@ -20,6 +20,8 @@ src=$1 build=$2 variant=$3
 shift 3
 gbuild=$build/guest
 out=$build/guest-$variant
+# Results of an earlier boot must not stand in for this one's.
+rm -rf "$out"
 
 cmake -S "$src" -B "$gbuild" -G Ninja -DAMX_GUEST=ON -DCMAKE_BUILD_TYPE=Release \
 	-DAMX_BUILD_TESTS=ON -DAMX_BUILD_EXAMPLES=ON >/dev/null
@@ -45,7 +47,6 @@ if [ $# -gt 0 ]; then
 fi
 
 [ "$variant" = strict ] && rig_args+=(--append strict_sas_size=1)
-rm -rf "$out"
 set +e
 "$src/kernel/rig/run-guest.sh" --manifest "$manifest" --out "$out" "${rig_args[@]}"
 rc=$?
@@ -55,5 +56,6 @@ if [ -s "$out/results.tsv" ] && [ -f "$out/summary.txt" ] && ! grep -q '^problem
 	echo "guest-stage: the guest ran; failed programs are reported by their own tests"
 	exit 0
 fi
-echo "guest-stage: the guest boot failed (see $out/console.log)" >&2
+grep -h '^problem:' "$out/summary.txt" 2>/dev/null >&2 || true
+echo "guest-stage: the guest run failed (see the problems above and $out/)" >&2
 exit 1

@@ -23,9 +23,12 @@
 # missing result, kernel WARNING/BUG/Oops/panic or timeout.
 #
 # QEMU: $AMX_QEMU (+ $AMX_QEMU_CPU) if set; else the patched QEMU from
-# kernel/qemu/build.sh (+ kernel/qemu/cpu) if that works; else KVM with
-# -cpu host if a short probe boot works; else stock qemu-system-x86_64 TCG
-# with -cpu max (no AMX there: AMX tests skip).
+# kernel/qemu/build.sh (+ kernel/qemu/cpu): if it does not build, the run
+# fails with the build log's last lines (exit 2), it never falls back.
+# Only AMX_NO_PATCHED_QEMU=1 skips it: then KVM with -cpu host if a short
+# probe boot works, else stock qemu-system-x86_64 TCG with -cpu max (no AMX
+# there: the AMX tests skip).  When the QEMU was to give the guest AMX (the
+# patched one, or a -cpu with amx-tile), a guest without it fails the run.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -81,19 +84,31 @@ QEMU_CPU=
 QEMU_ACCEL=tcg
 QEMU_EXTRA=()
 QEMU_KIND=
+EXPECT_AMX=0	# 1: this QEMU must give the guest AMX (a guest without it is a problem)
 if [ -n "${AMX_QEMU:-}" ]; then
 	QEMU=$AMX_QEMU
 	QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
 	QEMU_KIND="AMX_QEMU override"
-elif [ -x "$KDIR/qemu/build.sh" ] && [ "${AMX_NO_PATCHED_QEMU:-0}" != 1 ]; then
+	[[ "$QEMU_CPU" != *amx-tile* ]] || EXPECT_AMX=1
+elif [ "${AMX_NO_PATCHED_QEMU:-0}" = 1 ]; then
+	log "AMX_NO_PATCHED_QEMU=1: not using the patched QEMU (the AMX tests skip unless KVM gives the guest AMX)"
+else
+	# The patched QEMU is what gives the guest AMX on any host: without it
+	# every AMX test would skip and the run would read green.  So a build
+	# that fails is a failure of the run, never a quiet fallback.
 	log "building patched QEMU via kernel/qemu/build.sh"
 	if qbin=$("$KDIR/qemu/build.sh" </dev/null 2>"$OUTDIR/qemu-build.log" | tail -n1) &&
 		[ -n "$qbin" ] && [ -x "$qbin" ]; then
 		QEMU=$qbin
 		QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
 		QEMU_KIND="patched QEMU"
+		EXPECT_AMX=1
 	else
-		log "kernel/qemu/build.sh failed (see $OUTDIR/qemu-build.log); not using it"
+		{
+			echo "problem: the patched QEMU did not build (kernel/qemu/build.sh, log: $OUTDIR/qemu-build.log)"
+			tail -n 20 "$OUTDIR/qemu-build.log" | sed 's/^/  | /'
+		} | tee "$OUTDIR/summary.txt" >&2
+		die "no guest run without the patched QEMU: fix its build (log above), or set AMX_NO_PATCHED_QEMU=1 to boot stock QEMU without AMX (the AMX tests then skip)"
 	fi
 fi
 if [ -n "$QEMU" ]; then
@@ -306,6 +321,11 @@ for ((i = 1; i <= N; i++)); do
 	case $status in pass) pass=$((pass + 1)) ;; skip) skip=$((skip + 1)) ;; fail) fail=$((fail + 1)) ;; esac
 	printf '%s\t%s\t%s\n' "$name" "$status" "$reason" >>"$OUTDIR/results.tsv"
 done
+# Does the guest CPU have AMX?  The patched QEMU (or an AMX_QEMU whose -cpu
+# asks for amx-tile) must give it.
+guest_flags=$(sed -n 's/^# cpu flags: *//p' "$OUTDIR/console.log" | head -n1)
+GUEST_AMX=0
+[[ " $guest_flags " != *" amx_tile "* ]] || GUEST_AMX=1
 
 problems=()
 if [ $QRC = 124 ] || [ $QRC = 137 ]; then
@@ -314,6 +334,9 @@ elif [ $QRC != 0 ]; then
 	problems+=("qemu exited with $QRC: $(head -c 300 "$OUTDIR/qemu.stderr")")
 fi
 grep -q '^KTAP version 1' "$OUTDIR/console.log" || problems+=("no KTAP header in console log")
+if [ $EXPECT_AMX = 1 ] && [ $GUEST_AMX = 0 ]; then
+	problems+=("the guest CPU has no AMX (cpu flags: ${guest_flags:-none}), but $QEMU_KIND with -cpu $QEMU_CPU was to provide it")
+fi
 grep -qx "1\.\.$N" "$OUTDIR/console.log" || problems+=("no KTAP plan 1..$N in console log")
 # fpstate leak check over the whole run
 areas=$(grep -m1 '^FPSTATE-AREAS ' "$OUTDIR/console.log" || true)
@@ -338,6 +361,7 @@ fi
 	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
 	echo "cmdline: $CMDLINE"
 	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
+	echo "guest AMX: $([ $GUEST_AMX = 1 ] && echo yes || echo no) (${guest_flags:-no amx flags}), expected: $([ $EXPECT_AMX = 1 ] && echo yes || echo no)"
 	echo "fpstate vmalloc areas: ${areas#FPSTATE-AREAS }"
 	for p in "${problems[@]}"; do echo "problem: $p"; done
 } | tee "$OUTDIR/summary.txt" >&2
