@@ -18,9 +18,10 @@
 # reported as a problem and fails the run.
 #
 # The guest prints KTAP on the serial console. The host writes
-# DIR/console.log and DIR/results.tsv ("name<TAB>pass|skip|fail<TAB>reason"),
-# prints "N passed, N failed, N skipped" and exits non-zero on any failed or
-# missing result, kernel WARNING/BUG/Oops/panic or timeout.
+# DIR/console.log and DIR/results.tsv ("name<TAB>pass|skip|fail<TAB>reason",
+# judged by ktap-results.sh from each program's exit code and its KTAP
+# totals), prints "N passed, N failed, N skipped" and exits non-zero on any
+# failed or missing result, kernel WARNING/BUG/Oops/panic or timeout.
 #
 # QEMU: $AMX_QEMU (+ $AMX_QEMU_CPU) if set; else the patched QEMU from
 # kernel/qemu/build.sh (+ kernel/qemu/cpu): if it does not build, the run
@@ -302,30 +303,20 @@ T_END=$(date +%s)
 sed -i 's/\r$//' "$OUTDIR/console.log"
 
 # --- results ---------------------------------------------------------------------------
-fail=0 pass=0 skip=0
-: >"$OUTDIR/results.tsv"
-for ((i = 1; i <= N; i++)); do
-	name=${NAMES[$((i - 1))]}
-	line=$(grep -E "^(not )?ok $i " "$OUTDIR/console.log" | head -n1 || true)
-	if [ -z "$line" ]; then
-		status=fail reason="missing result"
-	elif [[ "$line" == "not ok"* ]]; then
-		status=fail reason=${line#*# }
-		[ "$reason" != "$line" ] || reason="failed"
-	elif [[ "$line" == *" # SKIP"* ]]; then
-		status=skip reason=${line#* # SKIP}
-		reason=${reason# }
-	else
-		status=pass reason=
-	fi
-	case $status in pass) pass=$((pass + 1)) ;; skip) skip=$((skip + 1)) ;; fail) fail=$((fail + 1)) ;; esac
-	printf '%s\t%s\t%s\n' "$name" "$status" "$reason" >>"$OUTDIR/results.tsv"
-done
 # Does the guest CPU have AMX?  The patched QEMU (or an AMX_QEMU whose -cpu
-# asks for amx-tile) must give it.
+# asks for amx-tile) must give it; then the kselftests, which test our
+# patched kernel, must run completely (kernel/rig/ktap-results.sh).
 guest_flags=$(sed -n 's/^# cpu flags: *//p' "$OUTDIR/console.log" | head -n1)
 GUEST_AMX=0
 [[ " $guest_flags " != *" amx_tile "* ]] || GUEST_AMX=1
+judge_args=()
+[ $EXPECT_AMX = 0 ] && [ $GUEST_AMX = 0 ] || judge_args+=(--complete-kselftests)
+"$HERE/ktap-results.sh" "${judge_args[@]}" "$OUTDIR/console.log" "${NAMES[@]}" \
+	>"$OUTDIR/results.tsv" || die "ktap-results.sh failed on $OUTDIR/console.log"
+pass=$(awk -F '\t' '$2 == "pass"' "$OUTDIR/results.tsv" | wc -l)
+fail=$(awk -F '\t' '$2 == "fail"' "$OUTDIR/results.tsv" | wc -l)
+skip=$(awk -F '\t' '$2 == "skip"' "$OUTDIR/results.tsv" | wc -l)
+[ $((pass + fail + skip)) = "$N" ] || die "ktap-results.sh gave $((pass + fail + skip)) results for $N tests"
 
 problems=()
 if [ $QRC = 124 ] || [ $QRC = 137 ]; then
