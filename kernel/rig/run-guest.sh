@@ -356,7 +356,9 @@ fi
 	echo "fpstate vmalloc areas: ${areas#FPSTATE-AREAS }"
 	for p in "${problems[@]}"; do echo "problem: $p"; done
 } | tee "$OUTDIR/summary.txt" >&2
-column -t -s $'\t' "$OUTDIR/results.tsv" >&2 || cat "$OUTDIR/results.tsv" >&2
+# The table, names padded to one width (no column(1): minimal Debian lacks it).
+awk -F '\t' '{ n[NR] = $1; r[NR] = $2 ($3 == "" ? "" : "  " $3); if (length($1) > w) w = length($1) }
+	END { for (i = 1; i <= NR; i++) printf "%-*s  %s\n", w, n[i], r[i] }' "$OUTDIR/results.tsv" >&2
 echo "$pass passed, $fail failed, $skip skipped" | tee -a "$OUTDIR/summary.txt"
 log "output in $OUTDIR"
 
