@@ -6,7 +6,9 @@
 #       on any "not ok", a missing result, a kernel WARNING/BUG/Oops or a
 #       timeout;
 #   guest.<variant>.<name>  the outcome of one program or kselftest in
-#       that boot: pass, skip (4) or fail;
+#       that boot, from its exit code and KTAP totals
+#       (kernel/rig/ktap-results.sh): pass, skip (4) or fail; no result
+#       (the boot failed, e.g. the patched QEMU did not build) is a fail;
 #   guest.migrate  tile state survives migrating the guest to a file and
 #       back (tests/emu/amx_migrate.py).
 
