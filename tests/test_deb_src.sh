@@ -34,12 +34,12 @@ Suites: bookworm-security
 Components: main
 X
 out=$("$script" 2>&1) && rc=0 || rc=$?
-ok $rc "0000debian.sources alone gives entries"
+ok "$rc" "0000debian.sources alone gives entries"
 printf '%s\n' "$out" | grep -c '^Types: deb-src$' | grep -qx 2; ok $? "two deb-src stanzas"
 printf '%s\n' "$out" | grep -qx 'Suites: bookworm-security'; ok $? "the security suite"
 printf '%s\n' "$out" | grep -qx 'Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg'; ok $? "options kept"
 "$script" --have && rc=0 || rc=$?
-[ $rc = 1 ]; ok $? "--have: no deb-src yet"
+[ "$rc" = 1 ]; ok $? "--have: no deb-src yet"
 
 # One-line sources with options, a disabled stanza, a name apt ignores,
 # and our own output, which is no source to derive from.
@@ -62,7 +62,7 @@ printf 'deb-src http://deb.debian.org/debian bookworm main\n' >"$etc/sources.lis
 # Nothing to derive from: a clear error, exit 1.
 rm -f "$etc/sources.list" "$etc/sources.list.d/"*
 "$script" 2>"$tmp/err" && rc=0 || rc=$?
-[ $rc = 1 ] && grep -q 'no apt source' "$tmp/err"; ok $? "no sources: exit 1 with a message"
+[ "$rc" = 1 ] && grep -q 'no apt source' "$tmp/err"; ok $? "no sources: exit 1 with a message"
 
 echo "1..$n"
 [ $fails = 0 ]

@@ -362,4 +362,4 @@ awk -F '\t' '{ n[NR] = $1; r[NR] = $2 ($3 == "" ? "" : "  " $3); if (length($1) 
 echo "$pass passed, $fail failed, $skip skipped" | tee -a "$OUTDIR/summary.txt"
 log "output in $OUTDIR"
 
-[ $fail = 0 ] && [ ${#problems[@]} = 0 ]
+[ "$fail" = 0 ] && [ ${#problems[@]} = 0 ]
