@@ -11,7 +11,9 @@
 #       the AMX paths on a machine without AMX (the AMX GEMM code runs
 #       sanitized natively on the tile model, gemm_amx_emul);
 #   guest.<variant>.<name>  the outcome of one program or kselftest in
-#       that boot: pass, skip (4) or fail;
+#       that boot, from its exit code and KTAP totals
+#       (kernel/rig/ktap-results.sh): pass, skip (4) or fail; no result
+#       (the boot failed, e.g. the patched QEMU did not build) is a fail;
 #   guest.migrate  tile state survives migrating the guest to a file and
 #       back (tests/emu/amx_migrate.py).
 

@@ -6,6 +6,8 @@ set -eu
 line=$(awk -F '\t' -v n="$2" '$1 == n { print; exit }' "$1" 2>/dev/null || true)
 if [ -z "$line" ]; then
 	echo "no result for '$2' in $1"
+	# Why the boot gave none (e.g. the patched QEMU did not build).
+	grep -h -A 20 '^problem:' "$(dirname "$1")/summary.txt" 2>/dev/null || true
 	exit 1
 fi
 echo "$line"

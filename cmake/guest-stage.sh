@@ -24,6 +24,8 @@ src=$1 build=$2 variant=$3
 shift 3
 gbuild=$build/guest
 out=$build/guest-$variant
+# Results of an earlier boot must not stand in for this one's.
+rm -rf "$out"
 
 guest_flags=(-DAMX_GUEST=ON -DCMAKE_BUILD_TYPE=Release)
 what="static guest"
@@ -60,7 +62,6 @@ if [ $# -gt 0 ]; then
 fi
 
 [ "$variant" = strict ] && rig_args+=(--append strict_sas_size=1)
-rm -rf "$out"
 set +e
 "$src/kernel/rig/run-guest.sh" --manifest "$manifest" --out "$out" "${rig_args[@]}"
 rc=$?
@@ -70,5 +71,6 @@ if [ -s "$out/results.tsv" ] && [ -f "$out/summary.txt" ] && ! grep -q '^problem
 	echo "guest-stage: the guest ran; failed programs are reported by their own tests"
 	exit 0
 fi
-echo "guest-stage: the guest boot failed (see $out/console.log)" >&2
+grep -h '^problem:' "$out/summary.txt" 2>/dev/null >&2 || true
+echo "guest-stage: the guest run failed (see the problems above and $out/)" >&2
 exit 1

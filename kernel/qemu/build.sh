@@ -6,9 +6,11 @@
 # Idempotent.  Progress goes to stderr; on success the LAST line on stdout is
 # the absolute path of the patched qemu-system-x86_64, cached in
 #   $AMX_CACHE/qemu-<hash>/qemu-system-x86_64
-# where <hash> covers the Debian source version, the patch series and this
-# script, so a warm run returns in seconds.  Exits non-zero, naming the
-# failing step (or patch), on any error.
+# where <hash> covers the Debian source version, the configure flags, the
+# patch series and the build steps of this script, so a warm run returns in
+# seconds.  The deb-src entries "apt-get source" needs are derived from
+# every configured apt source (deb-src.sh) when apt has none.  Exits
+# non-zero, naming the failing step (or patch), on any error.
 #
 # Environment (tools/lib.sh): AMX_CACHE (default /var/cache/libamx),
 # AMX_JOBS (default: the number of CPUs).
@@ -43,7 +45,9 @@ key=$( {
         case "$p" in ''|'#'*) continue;; esac
         cat "$PATCHDIR/$p" || exit 1
     done < "$PATCHDIR/series"
-    cat "${BASH_SOURCE[0]}"
+    # The steps that make the binary (from "# ---- source" on), not the
+    # apt set-up before them: fixing that must not force a rebuild.
+    sed -n '/^# ---- source/,$p' "${BASH_SOURCE[0]}"
 } | sha256sum | cut -c1-16) || die "cannot read the patch series"
 OUT=$CACHE/qemu-$key
 BIN=$OUT/qemu-system-x86_64
@@ -83,46 +87,33 @@ apt_get() {
 # ---- build dependencies ----------------------------------------------------
 # shellcheck disable=SC2086
 amx_need_pkgs $BUILD_DEPS
-updated=
 
 # ---- deb-src for the same mirrors/suites as the binary sources --------------
-SRCLIST=/etc/apt/sources.list.d/libamx-deb-src.sources
-have_src() {
-    grep -rqsE '^[[:space:]]*(Types:.*deb-src|deb-src[[:space:]])' \
-        /etc/apt/sources.list /etc/apt/sources.list.d/ 2>/dev/null
+# From every source apt reads, whatever the file is called (deb-src.sh).
+SRCPARTS=$(apt-config shell D Dir::Etc::sourceparts/d | sed -n "s/^D='\(.*\)'$/\1/p")
+SRCLIST=${SRCPARTS:-/etc/apt/sources.list.d/}
+SRCLIST=${SRCLIST%/}/libamx-deb-src.sources
+has_version() {
+    apt-cache showsrc "$QEMU_SRC_PKG" 2>/dev/null | grep -qxF "Version: $QEMU_VERSION"
 }
-if ! have_src; then
-    say "adding deb-src entries ($SRCLIST)"
+add_deb_src() {
+    local tmp
     tmp=$(mktemp)
-    if [ -f /etc/apt/sources.list.d/debian.sources ]; then
-        # deb822: copy every stanza whose Types has "deb", as deb-src.
-        awk 'BEGIN { RS = ""; FS = "\n" }
-             {
-                 isdeb = 0; out = ""
-                 for (i = 1; i <= NF; i++) {
-                     line = $i
-                     if (line ~ /^#/) continue
-                     if (line ~ /^Types:/) {
-                         n = split(substr(line, 7), t, /[ \t]+/)
-                         for (j = 1; j <= n; j++) if (t[j] == "deb") isdeb = 1
-                         line = "Types: deb-src"
-                     }
-                     out = out line "\n"
-                 }
-                 if (isdeb) printf "%s\n", out
-             }' /etc/apt/sources.list.d/debian.sources > "$tmp"
-    fi
-    if [ ! -s "$tmp" ] && [ -f /etc/apt/sources.list ]; then
-        sed -n 's/^[[:space:]]*deb[[:space:]]/deb-src /p' /etc/apt/sources.list > "$tmp"
-        SRCLIST=/etc/apt/sources.list.d/libamx-deb-src.list
-    fi
-    [ -s "$tmp" ] || die "no Debian apt sources found to derive deb-src entries from"
+    "$HERE/deb-src.sh" >"$tmp" || { rm -f "$tmp"; die "cannot derive deb-src entries from the apt sources (above)"; }
+    say "adding deb-src entries for every apt source ($SRCLIST)"
     install -m 0644 "$tmp" "$SRCLIST"
     rm -f "$tmp"
-    updated=
-fi
-if ! apt-cache showsrc "$QEMU_SRC_PKG" 2>/dev/null | grep -qxF "Version: $QEMU_VERSION"; then
-    if [ -z "$updated" ]; then
+}
+if ! has_version; then
+    added=0
+    if ! "$HERE/deb-src.sh" --have; then
+        add_deb_src
+        added=1
+    fi
+    apt_get update >&2 || die "apt-get update failed"
+    # Some deb-src existed, but none offers it: derive ours after all.
+    if ! has_version && [ $added = 0 ]; then
+        add_deb_src
         apt_get update >&2 || die "apt-get update failed"
     fi
 fi

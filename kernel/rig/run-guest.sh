@@ -19,14 +19,18 @@
 # reported as a problem and fails the run.
 #
 # The guest prints KTAP on the serial console. The host writes
-# DIR/console.log and DIR/results.tsv ("name<TAB>pass|skip|fail<TAB>reason"),
-# prints "N passed, N failed, N skipped" and exits non-zero on any failed or
-# missing result, kernel WARNING/BUG/Oops/panic or timeout.
+# DIR/console.log and DIR/results.tsv ("name<TAB>pass|skip|fail<TAB>reason",
+# judged by ktap-results.sh from each program's exit code and its KTAP
+# totals), prints "N passed, N failed, N skipped" and exits non-zero on any
+# failed or missing result, kernel WARNING/BUG/Oops/panic or timeout.
 #
 # QEMU: $AMX_QEMU (+ $AMX_QEMU_CPU) if set; else the patched QEMU from
-# kernel/qemu/build.sh (+ kernel/qemu/cpu) if that works; else KVM with
-# -cpu host if a short probe boot works; else stock qemu-system-x86_64 TCG
-# with -cpu max (no AMX there: AMX tests skip).
+# kernel/qemu/build.sh (+ kernel/qemu/cpu): if it does not build, the run
+# fails with the build log's last lines (exit 2), it never falls back.
+# Only AMX_NO_PATCHED_QEMU=1 skips it: then KVM with -cpu host if a short
+# probe boot works, else stock qemu-system-x86_64 TCG with -cpu max (no AMX
+# there: the AMX tests skip).  When the QEMU was to give the guest AMX (the
+# patched one, or a -cpu with amx-tile), a guest without it fails the run.
 set -euo pipefail
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -82,19 +86,31 @@ QEMU_CPU=
 QEMU_ACCEL=tcg
 QEMU_EXTRA=()
 QEMU_KIND=
+EXPECT_AMX=0	# 1: this QEMU must give the guest AMX (a guest without it is a problem)
 if [ -n "${AMX_QEMU:-}" ]; then
 	QEMU=$AMX_QEMU
 	QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
 	QEMU_KIND="AMX_QEMU override"
-elif [ -x "$KDIR/qemu/build.sh" ] && [ "${AMX_NO_PATCHED_QEMU:-0}" != 1 ]; then
+	[[ "$QEMU_CPU" != *amx-tile* ]] || EXPECT_AMX=1
+elif [ "${AMX_NO_PATCHED_QEMU:-0}" = 1 ]; then
+	log "AMX_NO_PATCHED_QEMU=1: not using the patched QEMU (the AMX tests skip unless KVM gives the guest AMX)"
+else
+	# The patched QEMU is what gives the guest AMX on any host: without it
+	# every AMX test would skip and the run would read green.  So a build
+	# that fails is a failure of the run, never a quiet fallback.
 	log "building patched QEMU via kernel/qemu/build.sh"
 	if qbin=$("$KDIR/qemu/build.sh" </dev/null 2>"$OUTDIR/qemu-build.log" | tail -n1) &&
 		[ -n "$qbin" ] && [ -x "$qbin" ]; then
 		QEMU=$qbin
 		QEMU_CPU=${AMX_QEMU_CPU:-$(tr -d '\n' <"$KDIR/qemu/cpu" 2>/dev/null || echo max)}
 		QEMU_KIND="patched QEMU"
+		EXPECT_AMX=1
 	else
-		log "kernel/qemu/build.sh failed (see $OUTDIR/qemu-build.log); not using it"
+		{
+			echo "problem: the patched QEMU did not build (kernel/qemu/build.sh, log: $OUTDIR/qemu-build.log)"
+			tail -n 20 "$OUTDIR/qemu-build.log" | sed 's/^/  | /'
+		} | tee "$OUTDIR/summary.txt" >&2
+		die "no guest run without the patched QEMU: fix its build (log above), or set AMX_NO_PATCHED_QEMU=1 to boot stock QEMU without AMX (the AMX tests then skip)"
 	fi
 fi
 if [ -n "$QEMU" ]; then
@@ -289,25 +305,20 @@ T_END=$(date +%s)
 sed -i 's/\r$//' "$OUTDIR/console.log"
 
 # --- results ---------------------------------------------------------------------------
-fail=0 pass=0 skip=0
-: >"$OUTDIR/results.tsv"
-for ((i = 1; i <= N; i++)); do
-	name=${NAMES[$((i - 1))]}
-	line=$(grep -E "^(not )?ok $i " "$OUTDIR/console.log" | head -n1 || true)
-	if [ -z "$line" ]; then
-		status=fail reason="missing result"
-	elif [[ "$line" == "not ok"* ]]; then
-		status=fail reason=${line#*# }
-		[ "$reason" != "$line" ] || reason="failed"
-	elif [[ "$line" == *" # SKIP"* ]]; then
-		status=skip reason=${line#* # SKIP}
-		reason=${reason# }
-	else
-		status=pass reason=
-	fi
-	case $status in pass) pass=$((pass + 1)) ;; skip) skip=$((skip + 1)) ;; fail) fail=$((fail + 1)) ;; esac
-	printf '%s\t%s\t%s\n' "$name" "$status" "$reason" >>"$OUTDIR/results.tsv"
-done
+# Does the guest CPU have AMX?  The patched QEMU (or an AMX_QEMU whose -cpu
+# asks for amx-tile) must give it; then the kselftests, which test our
+# patched kernel, must run completely (kernel/rig/ktap-results.sh).
+guest_flags=$(sed -n 's/^# cpu flags: *//p' "$OUTDIR/console.log" | head -n1)
+GUEST_AMX=0
+[[ " $guest_flags " != *" amx_tile "* ]] || GUEST_AMX=1
+judge_args=()
+[ $EXPECT_AMX = 0 ] && [ $GUEST_AMX = 0 ] || judge_args+=(--complete-kselftests)
+"$HERE/ktap-results.sh" "${judge_args[@]}" "$OUTDIR/console.log" "${NAMES[@]}" \
+	>"$OUTDIR/results.tsv" || die "ktap-results.sh failed on $OUTDIR/console.log"
+pass=$(awk -F '\t' '$2 == "pass"' "$OUTDIR/results.tsv" | wc -l)
+fail=$(awk -F '\t' '$2 == "fail"' "$OUTDIR/results.tsv" | wc -l)
+skip=$(awk -F '\t' '$2 == "skip"' "$OUTDIR/results.tsv" | wc -l)
+[ $((pass + fail + skip)) = "$N" ] || die "ktap-results.sh gave $((pass + fail + skip)) results for $N tests"
 
 problems=()
 if [ $QRC = 124 ] || [ $QRC = 137 ]; then
@@ -316,6 +327,9 @@ elif [ $QRC != 0 ]; then
 	problems+=("qemu exited with $QRC: $(head -c 300 "$OUTDIR/qemu.stderr")")
 fi
 grep -q '^KTAP version 1' "$OUTDIR/console.log" || problems+=("no KTAP header in console log")
+if [ $EXPECT_AMX = 1 ] && [ $GUEST_AMX = 0 ]; then
+	problems+=("the guest CPU has no AMX (cpu flags: ${guest_flags:-none}), but $QEMU_KIND with -cpu $QEMU_CPU was to provide it")
+fi
 grep -qx "1\.\.$N" "$OUTDIR/console.log" || problems+=("no KTAP plan 1..$N in console log")
 # fpstate leak check over the whole run
 areas=$(grep -m1 '^FPSTATE-AREAS ' "$OUTDIR/console.log" || true)
@@ -340,11 +354,14 @@ fi
 	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
 	echo "cmdline: $CMDLINE"
 	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
+	echo "guest AMX: $([ $GUEST_AMX = 1 ] && echo yes || echo no) (${guest_flags:-no amx flags}), expected: $([ $EXPECT_AMX = 1 ] && echo yes || echo no)"
 	echo "fpstate vmalloc areas: ${areas#FPSTATE-AREAS }"
 	for p in "${problems[@]}"; do echo "problem: $p"; done
 } | tee "$OUTDIR/summary.txt" >&2
-column -t -s $'\t' "$OUTDIR/results.tsv" >&2 || cat "$OUTDIR/results.tsv" >&2
+# The table, names padded to one width (no column(1): minimal Debian lacks it).
+awk -F '\t' '{ n[NR] = $1; r[NR] = $2 ($3 == "" ? "" : "  " $3); if (length($1) > w) w = length($1) }
+	END { for (i = 1; i <= NR; i++) printf "%-*s  %s\n", w, n[i], r[i] }' "$OUTDIR/results.tsv" >&2
 echo "$pass passed, $fail failed, $skip skipped" | tee -a "$OUTDIR/summary.txt"
 log "output in $OUTDIR"
 
-[ $fail = 0 ] && [ ${#problems[@]} = 0 ]
+[ "$fail" = 0 ] && [ ${#problems[@]} = 0 ]

@@ -10,7 +10,9 @@ program to find every tile intact.
 
 QEMU: $AMX_QEMU (+ $AMX_QEMU_CPU), else kernel/qemu/build.sh's binary with
 kernel/qemu/cpu; kernel: kernel/rig/build-kernel.sh (both cached).  Exit
-0 pass, 1 fail, 4 skip (no patched QEMU / no AMX in the guest)."""
+0 pass, 1 fail (also: the patched QEMU does not build, or a QEMU that was
+to give the guest AMX did not), 4 skip (AMX_NO_PATCHED_QEMU=1, or an
+AMX_QEMU -cpu without amx-tile: no AMX in the guest)."""
 
 import os
 import shutil
@@ -91,14 +93,25 @@ def main():
     os.makedirs(work, exist_ok=True)
     signal.alarm(300)
 
+    # As kernel/rig/run-guest.sh: the patched QEMU is expected; a build
+    # that fails is a failure, only AMX_NO_PATCHED_QEMU=1 may skip.
     qemu = os.environ.get("AMX_QEMU")
     if not qemu:
-        try:
-            qemu = out([os.path.join(src, "kernel/qemu/build.sh")])
-        except (subprocess.CalledProcessError, IndexError):
-            print("1..0 # SKIP no patched QEMU (kernel/qemu/build.sh failed)")
+        if os.environ.get("AMX_NO_PATCHED_QEMU") == "1":
+            print("1..0 # SKIP AMX_NO_PATCHED_QEMU=1: no patched QEMU, no AMX to migrate")
             return SKIP
+        r = subprocess.run([os.path.join(src, "kernel/qemu/build.sh")],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        lines = r.stdout.strip().splitlines()
+        if r.returncode or not lines:
+            for line in r.stderr.splitlines()[-20:]:
+                print("# | " + line)
+            print("1..1\nnot ok 1 - the patched QEMU did not build (kernel/qemu/build.sh exit %d)"
+                  % r.returncode)
+            return FAIL
+        qemu = lines[-1]
     cpu = os.environ.get("AMX_QEMU_CPU") or open(os.path.join(src, "kernel/qemu/cpu")).read().strip()
+    expect_amx = not os.environ.get("AMX_QEMU") or "amx-tile" in cpu
     kdir = out([os.path.join(src, "kernel/rig/build-kernel.sh")])
 
     # initramfs: busybox and the guest program as /init's only job
@@ -144,6 +157,10 @@ def main():
     if got != "AMX-MIGRATE READY":
         p.kill()
         print(open(con, errors="replace").read()[-2000:])
+        if got == "AMX-MIGRATE SKIP" and expect_amx:
+            print("1..1\nnot ok 1 - the guest has no AMX, but %s -cpu %s was to provide it"
+                  % (qemu, cpu))
+            return FAIL
         if got == "AMX-MIGRATE SKIP":
             print("1..0 # SKIP the guest has no AMX")
             return SKIP
