@@ -183,6 +183,9 @@ copy_libs() {
 			[ -e "$ROOT$lib" ] && continue
 			mkdir -p "$ROOT$(dirname "$lib")"
 			cp -L "$lib" "$ROOT$lib"
+			# a build tree under /tmp is hidden by the guest's tmpfs
+			# there: the loader finds a copy in /usr/lib instead
+			[ -e "$ROOT/usr/lib/${lib##*/}" ] || cp -L "$lib" "$ROOT/usr/lib/"
 		done
 	fi
 }
