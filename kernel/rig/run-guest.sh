@@ -185,6 +185,7 @@ copy_libs() {
 			cp -L "$lib" "$ROOT$lib"
 			# a build tree under /tmp is hidden by the guest's tmpfs
 			# there: the loader finds a copy in /usr/lib instead
+			mkdir -p "$ROOT/usr/lib"
 			[ -e "$ROOT/usr/lib/${lib##*/}" ] || cp -L "$lib" "$ROOT/usr/lib/"
 		done
 	fi
