@@ -190,10 +190,42 @@ gemm_micro(const struct gemm_job *j, const struct gemm_kblk *kb,
 }
 
 /*
+ * The blocking of one task (the block of C rows x cols a thread computes),
+ * worked out once by gemm_plan() from the call's blocking, the backend and
+ * the task's shape; the loop levels below only read it.  Block lengths are
+ * in elements of the operands (kc) or rows and columns of C (mc, nc); the
+ * bytes of a K block come from gemm_kblk_at() alone.
+ */
+struct gemm_plan {
+	size_t kc;		/* K block */
+	size_t mc, nc;		/* M block (rows), N block (columns) */
+	/*
+	 * jit: the rows fit one M block, so a packed B block would serve
+	 * one A block only: B is packed @group columns at a time, just
+	 * before their macro-kernel, into a buffer that stays in L2, and A
+	 * once per K block for all the groups (see gemm_loop_jit()).
+	 */
+	int jit;
+	size_t group;
+	int direct;		/* the kernels read A in place */
+	/*
+	 * fuse: plain B and A in place: each B micro-panel is packed by the
+	 * first micro-kernel that uses it (gemm_bpanels.fuse), not in a
+	 * pass of its own before the macro-kernel.
+	 */
+	int fuse;
+	int a_res;		/* macro-kernel loop order (gemm_macro()) */
+	int need_corr;		/* int8 column sums for the u8 flip */
+	uint8_t flip;		/* XORed into A while packing (0x80 or 0) */
+	uint8_t *abuf, *bbuf;	/* this thread's packing buffers */
+	int32_t *cbuf;
+};
+
+/*
  * One macro-kernel: rows [ic, ic + mcb) of C against the @ncb columns
  * from @col whose packed B @bs holds, over K block @kb.  A is read in
- * place (@direct), or comes packed in @apk (all mcb rows), or is packed
- * here into @abuf.  The loop order is the backend's:
+ * place (p->direct), or comes packed in @apk (all mcb rows), or is packed
+ * here into p->abuf.  The loop order is the backend's:
  * - B-resident (AMX): jr outer, ir inner: one B micro-panel stays in L1
  *   while the packed A block streams from L2 (the silicon sweep in
  *   gemm_backends.c);
@@ -204,15 +236,16 @@ gemm_micro(const struct gemm_job *j, const struct gemm_kblk *kb,
  *   (2048^3 bf16 on Zen 5: 326 GFLOPS B-resident, 442 A-resident with
  *   kc = K).
  */
-static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
-		       const struct gemm_bpanels *bs, int direct,
-		       const uint8_t *apk, uint8_t *abuf, size_t ic,
-		       size_t mcb, size_t col, size_t ncb, int a_res)
+static void gemm_macro(const struct gemm_job *j, const struct gemm_plan *p,
+		       const struct gemm_kblk *kb,
+		       const struct gemm_bpanels *bs, const uint8_t *apk,
+		       size_t ic, size_t mcb, size_t col, size_t ncb)
 {
 	const struct gemm_backend *be = j->be;
 	const uint8_t *ablk = j->a + ic * j->lda + kb->pc * j->esz;
 	size_t mr = be->mr, kbytes = kb->kcb * j->esz, tail = mcb % mr;
-	uint8_t flip = be->corr_ops & (1u << j->op) ? 0x80 : 0;
+	int direct = p->direct, a_res = p->a_res;
+	uint8_t *abuf = p->abuf;
 	/*
 	 * The first micro-panel direct kernels must not read in place: AMX's
 	 * always read mr (or mr / 2) rows, so a ragged last one is packed.
@@ -221,12 +254,12 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 		       tail != mr / 2 ? mcb - tail : mcb;
 
 	if (!direct && !apk && !a_res) {
-		be->pack_a(mcb, kbytes, ablk, j->lda, abuf, flip, j->simd);
+		be->pack_a(mcb, kbytes, ablk, j->lda, abuf, p->flip, j->simd);
 		apk = abuf;
 	}
 	if (iedge < mcb && !a_res)
 		be->pack_a(tail, kbytes, ablk + iedge * j->lda, j->lda, abuf,
-			   flip, j->simd);
+			   p->flip, j->simd);
 	if (a_res) {
 		for (size_t ir = 0; ir < mcb; ir += mr) {
 			size_t mrb = mcb - ir < mr ? mcb - ir : mr;
@@ -236,8 +269,8 @@ static void gemm_macro(const struct gemm_job *j, const struct gemm_kblk *kb,
 			if (apk) {
 				a = apk + ir * kb->kcpad;
 			} else if (!d) {
-				be->pack_a(mrb, kbytes, a, j->lda, abuf, flip,
-					   j->simd);
+				be->pack_a(mrb, kbytes, a, j->lda, abuf,
+					   p->flip, j->simd);
 				a = abuf;
 			}
 			for (size_t jr = 0; jr < ncb; jr += GEMM_NR)
@@ -290,36 +323,27 @@ static size_t kc_balanced(size_t k, size_t kc, size_t esz)
 }
 
 /*
- * The loop nest over C[m0:m1, n0:n1].  When the rows fit one MC block
- * (small M: LLM decoding, or the rows a thread got), a packed B block
- * would be used by one A block only: then B is packed a few micro-panels
- * at a time (jit_panels()) just before their macro-kernel, into a buffer
- * that stays in L2 (rows are still read in 512-byte pieces, see
- * pack_bf16_vnni.c), instead of the whole kc x nc block first (which, for
- * M = 1..32 and a large B, wrote and re-read all of B through memory on
- * every call).  A is then packed once for all the groups.  The kernels see
- * the same packed data either way.
+ * The plan of a task of @rows x @cols of C, and its packing buffers
+ * (this thread's, kept between calls).  -ENOMEM when they cannot be had.
  */
-static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
-		      size_t n1)
+static int gemm_plan(const struct gemm_job *j, size_t rows, size_t cols,
+		     struct gemm_plan *p)
 {
 	const struct amx_packed_b *pb = j->pb;
 	const struct gemm_backend *be = j->be;
-	size_t esz = j->esz, kc = pb ? pb->kc : kc_balanced(j->k, j->bs.kc, esz);
-	size_t mc = j->bs.mc, nc = j->bs.nc, mr = be->mr;
-	int need_corr = !!(be->corr_ops & (1u << j->op));
-	int direct = j->direct, a_res, jit;
-	/*
-	 * Plain B and A in place: each B micro-panel is packed by the first
-	 * micro-kernel that uses it (gemm_bpanels.fuse), not in a pass of
-	 * its own before the macro-kernel.
-	 */
-	int fuse = !pb && direct && be->ukr_fused[j->op] && !need_corr &&
-		   !be->direct_whole_rows;
-	size_t kcmax, mcmax, ncmax, group, asz, nbuf, bsz, csz;
-	uint8_t *abuf, *bbuf;
-	int32_t *cbuf;
+	size_t esz = j->esz, mr = be->mr;
+	size_t kcmax, mcmax, ncmax, asz, nbuf, bsz, csz;
 
+	*p = (struct gemm_plan){
+		.kc = pb ? pb->kc : kc_balanced(j->k, j->bs.kc, esz),
+		.mc = j->bs.mc,
+		.nc = j->bs.nc,
+		.direct = j->direct,
+		.need_corr = !!(be->corr_ops & (1u << j->op)),
+	};
+	p->flip = p->need_corr ? 0x80 : 0;
+	p->fuse = !pb && p->direct && be->ukr_fused[j->op] && !p->need_corr &&
+		  !be->direct_whole_rows;
 	/*
 	 * B-resident (AMX): the large problems run best with one A
 	 * micro-panel against a B block in L2 (mc 32, nc from L2, see
@@ -331,22 +355,22 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	 * block with nc = 1024 and 741 with N whole, and the decode shapes
 	 * with plain B lost 10-20 % to N blocks of 1024.
 	 */
-	if (be->one_block_rows && m1 - m0 <= be->one_block_rows) {
-		if (mc < m1 - m0)
-			mc = gemm_round_up(m1 - m0, mr);
-		nc = n1 - n0;
+	if (be->one_block_rows && rows <= be->one_block_rows) {
+		if (p->mc < rows)
+			p->mc = gemm_round_up(rows, mr);
+		p->nc = cols;
 	}
-	jit = !pb && m1 - m0 <= mc;	/* pack B per few micro-panels */
+	p->jit = !pb && rows <= p->mc;
 	/*
 	 * Few rows (prepacked B here): B-resident, so that B goes through
 	 * the caches once, not once per A micro-panel (M = 16 against a
 	 * prepacked 4096 x 4096 bf16 on Zen 5: 266 -> 300 GFLOPS).
 	 */
-	a_res = be->a_resident && m1 - m0 > mc;
-	if (jit && kc * esz > gemm_small_m_kc_bytes())
-		kc = kc_balanced(j->k, gemm_small_m_kc_bytes() / esz, esz);
-	kcmax = gemm_round_up((kc < j->k ? kc : j->k) * esz, 64);
-	group = jit_panels(kcmax) * GEMM_NR;
+	p->a_res = be->a_resident && rows > p->mc;
+	if (p->jit && p->kc * esz > gemm_small_m_kc_bytes())
+		p->kc = kc_balanced(j->k, gemm_small_m_kc_bytes() / esz, esz);
+	kcmax = gemm_round_up((p->kc < j->k ? p->kc : j->k) * esz, 64);
+	p->group = jit_panels(kcmax) * GEMM_NR;
 	/*
 	 * A-resident with A in place: B is the operand that streams, its kc
 	 * x nc block once per micro-panel of A, and nothing is repacked per
@@ -358,87 +382,146 @@ static int gemm_block(struct gemm_job *j, size_t m0, size_t m1, size_t n0,
 	 * of A once more per column block (2048^3 bf16, lda 4 KiB: 1.02x ->
 	 * 0.91-0.93x at nc = 256).
 	 */
-	if (direct && a_res && nc > group)
-		nc = group;
-	mcmax = gemm_round_up(mc < m1 - m0 ? mc : m1 - m0, mr);
-	ncmax = gemm_round_up(nc < n1 - n0 ? nc : n1 - n0, GEMM_NR);
-	asz = direct ? be->direct_whole_rows ? mr * kcmax : 0 :
-		       (a_res ? mr : mcmax) * kcmax;
-	nbuf = jit && ncmax > group ? group : ncmax;
+	if (p->direct && p->a_res && p->nc > p->group)
+		p->nc = p->group;
+
+	mcmax = gemm_round_up(p->mc < rows ? p->mc : rows, mr);
+	ncmax = gemm_round_up(p->nc < cols ? p->nc : cols, GEMM_NR);
+	asz = p->direct ? be->direct_whole_rows ? mr * kcmax : 0 :
+			  (p->a_res ? mr : mcmax) * kcmax;
+	nbuf = p->jit && ncmax > p->group ? p->group : ncmax;
 	bsz = pb ? 0 : nbuf * kcmax;
 	csz = nbuf * sizeof(int32_t);
-
-	abuf = tbuf_get(asz + bsz + csz);
-	if (!abuf)
+	p->abuf = tbuf_get(asz + bsz + csz);
+	if (!p->abuf)
 		return -ENOMEM;
-	bbuf = abuf + asz;
-	cbuf = (int32_t *)(void *)(bbuf + bsz);
+	p->bbuf = p->abuf + asz;
+	p->cbuf = (int32_t *)(void *)(p->bbuf + bsz);
+	return 0;
+}
 
-	for (size_t jc = n0; jc < n1; jc += nc) {		/* NC loop */
-		size_t ncb = n1 - jc < nc ? n1 - jc : nc;
+/* The K block from @pc: its length, padded bytes and accumulate flag. */
+static struct gemm_kblk gemm_kblk_at(const struct gemm_job *j,
+				     const struct gemm_plan *p, size_t pc)
+{
+	struct gemm_kblk kb = {
+		.pc = pc,
+		.kcb = j->k - pc < p->kc ? j->k - pc : p->kc,
+		.acc = pc > 0 || (j->flags & AMX_GEMM_ACCUMULATE),
+	};
 
-		for (size_t pc = 0; pc < j->k; pc += kc) {	/* KC loop */
-			struct gemm_kblk kb = {
-				.pc = pc,
-				.kcb = j->k - pc < kc ? j->k - pc : kc,
-				.acc = pc > 0 || (j->flags & AMX_GEMM_ACCUMULATE),
-			};
-			struct gemm_bpanels bs = { .cstride = GEMM_NR };
+	kb.kcpad = gemm_round_up(kb.kcb * j->esz, 64);
+	return kb;
+}
 
-			kb.kcpad = gemm_round_up(kb.kcb * esz, 64);
-			bs.bstride = kb.kcpad * GEMM_NR;
-			if (jit) {
-				const uint8_t *apk = NULL;
+/* The packed B micro-panels of columns [jc, ...) in K block @kb. */
+static struct gemm_bpanels gemm_bpanels_at(const struct gemm_job *j,
+					   const struct gemm_plan *p,
+					   const struct gemm_kblk *kb,
+					   size_t jc)
+{
+	const struct amx_packed_b *pb = j->pb;
+	struct gemm_bpanels bs = {
+		.bstride = kb->kcpad * GEMM_NR,
+		.cstride = GEMM_NR,
+	};
 
-				if (!direct) {
-					be->pack_a(m1 - m0, kb.kcb * esz,
-						   j->a + m0 * j->lda + pc * esz,
-						   j->lda, abuf,
-						   need_corr ? 0x80 : 0, j->simd);
-					apk = abuf;
-				}
-				for (size_t g = 0; g < ncb; g += group) {
-					size_t gn = ncb - g < group ? ncb - g : group;
+	if (pb) {		/* prepacked: in place */
+		size_t panel = jc / GEMM_NR;
 
-					if (!fuse)
-						pack_b(j, pc, kb.kcb, jc + g, gn,
-						       bbuf, bs.bstride,
-						       need_corr ? cbuf : NULL);
-					bs.bp = bbuf;
-					bs.corr = need_corr ? cbuf : NULL;
-					bs.fuse = fuse;
-					bs.keep = m1 - m0 > mr;
-					gemm_macro(j, &kb, &bs, direct, apk, abuf,
-						   m0, m1 - m0, jc + g, gn, 0);
-				}
-				continue;
-			}
-			if (pb) {
-				size_t panel = jc / GEMM_NR;
-
-				bs.bp = pb->data + pc / kc * pb->kb_bytes +
-					panel * bs.bstride;
-				bs.cstride = pb->nkb * GEMM_NR;
-				if (need_corr)
-					bs.corr = pb->corr + panel * bs.cstride +
-						  pc / kc * GEMM_NR;
-			} else {
-				if (!fuse)
-					pack_b(j, pc, kb.kcb, jc, ncb, bbuf,
-					       bs.bstride, need_corr ? cbuf : NULL);
-				bs.bp = bbuf;
-				bs.corr = need_corr ? cbuf : NULL;
-				bs.fuse = fuse;
-				bs.keep = 1;	/* more rows than one MC block */
-			}
-			for (size_t ic = m0; ic < m1; ic += mc) {	/* MC loop */
-				gemm_macro(j, &kb, &bs, direct, NULL, abuf, ic,
-					   m1 - ic < mc ? m1 - ic : mc, jc, ncb,
-					   a_res);
-				bs.fuse = 0;	/* packed by the first block */
-			}
-		}
+		bs.bp = pb->data + kb->pc / p->kc * pb->kb_bytes +
+			panel * bs.bstride;
+		bs.cstride = pb->nkb * GEMM_NR;
+		if (p->need_corr)
+			bs.corr = pb->corr + panel * bs.cstride +
+				  kb->pc / p->kc * GEMM_NR;
+	} else {		/* packed into this thread's buffer */
+		bs.bp = p->bbuf;
+		bs.corr = p->need_corr ? p->cbuf : NULL;
+		bs.fuse = p->fuse;
 	}
+	return bs;
+}
+
+/*
+ * The small-M path of one K block (p->jit): A packed once (unless read in
+ * place), then B @p->group columns at a time, each group right before its
+ * macro-kernel (rows are still read in 512-byte pieces, see
+ * pack_bf16_vnni.c), instead of the whole kc x nc block first, which for
+ * M = 1..32 and a large B wrote and re-read all of B through memory on
+ * every call.  The kernels see the same packed data either way.
+ */
+static void gemm_loop_jit(const struct gemm_job *j, const struct gemm_plan *p,
+			  const struct gemm_kblk *kb, size_t m0, size_t m1,
+			  size_t jc, size_t ncb)
+{
+	const uint8_t *apk = NULL;
+
+	if (!p->direct) {
+		j->be->pack_a(m1 - m0, kb->kcb * j->esz,
+			      j->a + m0 * j->lda + kb->pc * j->esz, j->lda,
+			      p->abuf, p->flip, j->simd);
+		apk = p->abuf;
+	}
+	for (size_t g = 0; g < ncb; g += p->group) {
+		size_t gn = ncb - g < p->group ? ncb - g : p->group;
+		struct gemm_bpanels bs = gemm_bpanels_at(j, p, kb, jc + g);
+
+		if (!p->fuse)
+			pack_b(j, kb->pc, kb->kcb, jc + g, gn, p->bbuf,
+			       bs.bstride, bs.corr ? p->cbuf : NULL);
+		bs.keep = m1 - m0 > j->be->mr;
+		gemm_macro(j, p, kb, &bs, apk, m0, m1 - m0, jc + g, gn);
+	}
+}
+
+/* MC loop: the M blocks of rows [m0, m1) against one packed B block. */
+static void gemm_loop_ic(const struct gemm_job *j, const struct gemm_plan *p,
+			 const struct gemm_kblk *kb, struct gemm_bpanels *bs,
+			 size_t m0, size_t m1, size_t jc, size_t ncb)
+{
+	for (size_t ic = m0; ic < m1; ic += p->mc) {
+		gemm_macro(j, p, kb, bs, NULL, ic,
+			   m1 - ic < p->mc ? m1 - ic : p->mc, jc, ncb);
+		bs->fuse = 0;	/* packed by the first block */
+	}
+}
+
+/* KC loop: the K blocks of C[m0:m1, jc:jc + ncb], B packed per block. */
+static void gemm_loop_pc(const struct gemm_job *j, const struct gemm_plan *p,
+			 size_t m0, size_t m1, size_t jc, size_t ncb)
+{
+	for (size_t pc = 0; pc < j->k; pc += p->kc) {
+		struct gemm_kblk kb = gemm_kblk_at(j, p, pc);
+		struct gemm_bpanels bs;
+
+		if (p->jit) {
+			gemm_loop_jit(j, p, &kb, m0, m1, jc, ncb);
+			continue;
+		}
+		bs = gemm_bpanels_at(j, p, &kb, jc);
+		if (!j->pb) {
+			if (!p->fuse)
+				pack_b(j, pc, kb.kcb, jc, ncb, p->bbuf,
+				       bs.bstride, bs.corr ? p->cbuf : NULL);
+			bs.keep = 1;	/* more rows than one MC block */
+		}
+		gemm_loop_ic(j, p, &kb, &bs, m0, m1, jc, ncb);
+	}
+}
+
+/* NC loop over one task, C[m0:m1, n0:n1], after planning it. */
+static int gemm_loop_jc(const struct gemm_job *j, size_t m0, size_t m1,
+			size_t n0, size_t n1)
+{
+	struct gemm_plan p;
+	int ret = gemm_plan(j, m1 - m0, n1 - n0, &p);
+
+	if (ret)
+		return ret;
+	for (size_t jc = n0; jc < n1; jc += p.nc)
+		gemm_loop_pc(j, &p, m0, m1, jc,
+			     n1 - jc < p.nc ? n1 - jc : p.nc);
 	return 0;
 }
 
@@ -523,7 +606,7 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 				break;
 			begun = 1;
 		}
-		ret = gemm_block(j, m0, m1, n0, n1);
+		ret = gemm_loop_jc(j, m0, m1, n0, n1);
 	}
 	if (begun && j->be->thread_end)
 		j->be->thread_end();
