@@ -3,9 +3,10 @@
  * The AMX code path on any x86-64: this program links the amx_tile_model
  * library (the library's own sources built with AMX_TILE_MODEL, see
  * libamx/gemm/tile_model.h) and supplies, under the seam's amx_model_*
- * names, a C model of the SDM's TILELOADD, TILESTORED, TILEZERO,
- * TDPBF16PS, TDPBSSD and TDPBUSD (per-thread tile registers and
- * configuration), with amx_status() reporting AMX as usable.  The model
+ * names, the tests' C model of TILELOADD, TILESTORED, TILEZERO,
+ * TDPBF16PS, TDPBSSD and TDPBUSD (amx_model.h, the one tests/emu/amx_diff.c
+ * holds silicon to; here per thread), with amx_status() reporting AMX as
+ * usable.  The model
  * checks what the hardware would fault on (no configuration, shape
  * mismatches between tiles); out-of-bounds tile loads and stores show up
  * under the sanitizer build.  Then the shape grid runs on the AMX backend:
@@ -23,17 +24,17 @@
 
 #include <amx.h>
 
-/* ---- tile model -------------------------------------------------- */
+#include "amx_model.h"
+
+/* ---- tile model: the tests' one C model (amx_model.h) ------------ */
 
 struct emu_tiles {
-	int configured;
+	struct tmodel m;
 	/*
 	 * The C schedule seen: a C tile (0-3) stored, or A tile 4 loaded (a
 	 * K step begun), since the last of the other (see emu_c_moves).
 	 */
 	int c_stored, a_loaded;
-	unsigned int rows[8], colsb[8];
-	uint8_t t[8][16][64];
 };
 
 static __thread struct emu_tiles emu;
@@ -52,117 +53,64 @@ static void emu_fail(const char *what, int t)
 	abort();
 }
 
+/* what the hardware would fault on (#UD) */
 static void emu_check(int t)
 {
-	if (!emu.configured)
+	if (!emu.m.cfg.palette)
 		emu_fail("tile instruction without LDTILECFG", t);
-	if (t < 0 || t > 7 || !emu.rows[t] || !emu.colsb[t])
+	if (!tmodel_tile_ok(&emu.m, t))
 		emu_fail("unconfigured tile", t);
+}
+
+static void emu_check_ldst(int t)
+{
+	emu_check(t);
+	if (!tmodel_ldst_ok(&emu.m, t))
+		emu_fail("tile load or store with colsb not a multiple of 4", t);
 }
 
 static void emu_loadd(int t, const void *base, long stride)
 {
-	emu_check(t);
+	emu_check_ldst(t);
 	if (t < 4 && emu.a_loaded)
 		__atomic_add_fetch(&emu_c_moves, 1, __ATOMIC_RELAXED);
 	if (t == 4) {
 		emu.a_loaded = 1;
 		emu.c_stored = 0;
 	}
-	memset(emu.t[t], 0, sizeof(emu.t[t]));
-	for (unsigned int r = 0; r < emu.rows[t]; r++)
-		memcpy(emu.t[t][r], (const uint8_t *)base + r * stride,
-		       emu.colsb[t]);
+	tmodel_loadd(&emu.m, t, base, stride);
 }
 
 static void emu_stored(int t, void *base, long stride)
 {
-	emu_check(t);
+	emu_check_ldst(t);
 	if (t < 4) {
 		emu.c_stored = 1;
 		emu.a_loaded = 0;
 	}
-	for (unsigned int r = 0; r < emu.rows[t]; r++)
-		memcpy((uint8_t *)base + r * stride, emu.t[t][r], emu.colsb[t]);
+	tmodel_stored(&emu.m, t, base, stride);
 }
 
 static void emu_zero(int t)
 {
 	emu_check(t);
-	memset(emu.t[t], 0, sizeof(emu.t[t]));
+	tmodel_zero(&emu.m, t);
 }
 
-/* the shape rules of TDP*: #UD otherwise */
-static void emu_shapes(int c, int a, int b)
+/* TDP* @op, after the checks the hardware makes (#UD otherwise) */
+static void emu_tdp(enum tmodel_op op, int c, int a, int b)
 {
 	emu_check(c);
 	emu_check(a);
 	emu_check(b);
 	if (c == a || c == b || a == b)
 		emu_fail("TDP operands not distinct", c);
+	if (!tmodel_tdp_ok(&emu.m, c, a, b))
+		emu_fail("TDP shape mismatch", c);
 	if (emu.c_stored)
 		__atomic_add_fetch(&emu_c_moves, 1, __ATOMIC_RELAXED);
-	if (emu.rows[c] != emu.rows[a] || emu.colsb[c] != emu.colsb[b] ||
-	    emu.colsb[a] / 4 != emu.rows[b])
-		emu_fail("TDP shape mismatch", c);
 	__atomic_add_fetch(&emu_ops, 1, __ATOMIC_RELAXED);
-}
-
-static float emu_bf16(const uint8_t *p)
-{
-	uint32_t u = (uint32_t)(p[0] | p[1] << 8) << 16;
-	float f;
-
-	if (!(u & 0x7f800000u))		/* DAZ */
-		u &= 0x80000000u;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static float emu_ftz(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	if (!(u & 0x7f800000u))
-		u &= 0x80000000u;
-	memcpy(&f, &u, 4);
-	return f;
-}
-
-static void emu_dpbf16ps(int c, int a, int b)
-{
-	emu_shapes(c, a, b);
-	for (unsigned int m = 0; m < emu.rows[c]; m++)
-		for (unsigned int k = 0; k < emu.colsb[a] / 4; k++)
-			for (unsigned int n = 0; n < emu.colsb[c] / 4; n++) {
-				float *d = (float *)(void *)&emu.t[c][m][4 * n];
-				const uint8_t *x = &emu.t[a][m][4 * k];
-				const uint8_t *y = &emu.t[b][k][4 * n];
-
-				*d = emu_ftz(*d + emu_bf16(x) * emu_bf16(y));
-				*d = emu_ftz(*d + emu_bf16(x + 2) * emu_bf16(y + 2));
-			}
-}
-
-static void emu_dpb(int c, int a, int b, int a_signed)
-{
-	emu_shapes(c, a, b);
-	for (unsigned int m = 0; m < emu.rows[c]; m++)
-		for (unsigned int k = 0; k < emu.colsb[a] / 4; k++)
-			for (unsigned int n = 0; n < emu.colsb[c] / 4; n++) {
-				uint32_t *d = (uint32_t *)(void *)&emu.t[c][m][4 * n];
-				const uint8_t *x = &emu.t[a][m][4 * k];
-				const int8_t *y = (const int8_t *)&emu.t[b][k][4 * n];
-				uint32_t s = 0;
-
-				for (int i = 0; i < 4; i++) {
-					int32_t xv = a_signed ? (int8_t)x[i] : x[i];
-
-					s += (uint32_t)(xv * y[i]);
-				}
-				*d += s;
-			}
+	tmodel_tdp(&emu.m, op, c, a, b);
 }
 
 /*
@@ -187,17 +135,17 @@ void amx_model_tile_zero(int t)
 
 void amx_model_tdpbf16ps(int c, int a, int b)
 {
-	emu_dpbf16ps(c, a, b);
+	emu_tdp(TMODEL_BF16, c, a, b);
 }
 
 void amx_model_tdpbssd(int c, int a, int b)
 {
-	emu_dpb(c, a, b, 1);
+	emu_tdp(TMODEL_SSD, c, a, b);
 }
 
 void amx_model_tdpbusd(int c, int a, int b)
 {
-	emu_dpb(c, a, b, 0);
+	emu_tdp(TMODEL_USD, c, a, b);
 }
 
 int amx_model_status(void)
@@ -214,19 +162,17 @@ int amx_model_tile_configure(const struct amx_tilecfg *cfg)
 
 	if (cfg->palette_id != 1)
 		return -EINVAL;
-	memset(&emu, 0, sizeof(emu));
 	for (int t = 0; t < 8; t++) {
 		if (cfg->rows[t] > 16 || cfg->colsb[t] > 64 ||
 		    !cfg->rows[t] != !cfg->colsb[t])
 			return -EINVAL;
-		emu.rows[t] = cfg->rows[t];
-		emu.colsb[t] = cfg->colsb[t];
 		partial |= cfg->rows[t] != 16 || cfg->colsb[t] != 64;
 	}
+	memset(&emu, 0, sizeof(emu));
+	tmodel_ldtilecfg(&emu.m, cfg);	/* the same 64-byte image */
 	__atomic_add_fetch(&emu_cfgs, 1, __ATOMIC_RELAXED);
 	if (partial)
 		__atomic_add_fetch(&emu_partial_cfgs, 1, __ATOMIC_RELAXED);
-	emu.configured = 1;
 	return 0;
 }
 

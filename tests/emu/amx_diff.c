@@ -40,6 +40,7 @@
 
 #include "../amx_test.h"
 #include "emu.h"
+#include "../amx_model.h"
 
 #define XTILE_MASK          ((1ULL << 17) | (1ULL << 18))
 
@@ -57,24 +58,9 @@ static unsigned rndn(unsigned n)
     return (unsigned)(rnd() % n);
 }
 
-/* ---- Model state --------------------------------------------------------- */
+/* ---- Model state: the tests' one C model (tests/amx_model.h) ---- */
 
-
-static struct cfg mcfg;                 /* model TILECFG (palette 0 = init) */
-static uint8_t mt[8][16][64];           /* model TILEDATA */
-
-static int cfg_ldst_ok(int t);
-
-static int cfg_valid(int t)
-{
-    return mcfg.palette && mcfg.rows[t] && mcfg.colsb[t];
-}
-
-/* TILELOADD/TILESTORED also need colsb to be a multiple of 4 (#UD).  */
-static int cfg_ldst_ok(int t)
-{
-    return cfg_valid(t) && !(mcfg.colsb[t] & 3);
-}
+static struct tmodel model;
 
 /* ---- Hardware access: one asm stub per tile register --------------------- */
 
@@ -129,7 +115,10 @@ static const int triples[][3] = {
 };
 #define NTRIPLES (int)(sizeof(triples) / sizeof(triples[0]))
 
-enum { OP_SSD, OP_SUD, OP_USD, OP_UUD, OP_BF16, NOPS };
+enum {
+    OP_SSD = TMODEL_SSD, OP_SUD = TMODEL_SUD, OP_USD = TMODEL_USD,
+    OP_UUD = TMODEL_UUD, OP_BF16 = TMODEL_BF16, NOPS = TMODEL_NOPS
+};
 static const char *const opname[NOPS] = {
     "tdpbssd", "tdpbsud", "tdpbusd", "tdpbuud", "tdpbf16ps"
 };
@@ -192,154 +181,6 @@ static uint64_t xgetbv1(void)
 
 /* ---- The model ----------------------------------------------------------- */
 
-static void m_ldtilecfg(const struct cfg *c)
-{
-    if (c->palette == 0) {
-        memset(&mcfg, 0, sizeof(mcfg));
-    } else {
-        mcfg = *c;
-    }
-    memset(mt, 0, sizeof(mt));
-}
-
-static void m_tileloadd(int t, const uint8_t *base, long stride)
-{
-    int r;
-
-    for (r = 0; r < 16; r++) {
-        memset(mt[t][r], 0, 64);
-        if (r < mcfg.rows[t]) {
-            memcpy(mt[t][r], base + r * stride, mcfg.colsb[t]);
-        }
-    }
-    mcfg.start_row = 0;
-}
-
-static void m_tilestored(int t, uint8_t *base, long stride)
-{
-    int r;
-
-    for (r = 0; r < mcfg.rows[t]; r++) {
-        memcpy(base + r * stride, mt[t][r], mcfg.colsb[t]);
-    }
-    mcfg.start_row = 0;
-}
-
-static int32_t dp4(const uint8_t *x, const uint8_t *y, int xu, int yu)
-{
-    int32_t s = 0;
-    int i;
-
-    for (i = 0; i < 4; i++) {
-        int32_t a = xu ? x[i] : (int8_t)x[i];
-        int32_t b = yu ? y[i] : (int8_t)y[i];
-        s += a * b;
-    }
-    return s;
-}
-
-static float f32(uint32_t u)
-{
-    float f;
-    memcpy(&f, &u, 4);
-    return f;
-}
-
-static uint32_t u32(float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, 4);
-    return u;
-}
-
-/* DAZ: denormal inputs read as zero of the same sign.  */
-static float daz(float x)
-{
-    uint32_t u = u32(x);
-
-    if ((u & 0x7f800000) == 0) {
-        return f32(u & 0x80000000);
-    }
-    return x;
-}
-
-/*
- * One TDPBF16PS step as silicon rounds it: the exact result @x (products
- * of BF16 values and sums of two such terms are exact in double, or
- * rounded there without harm: 53 >= 2 * 24 + 2) is rounded once to a
- * 24-bit significand, nearest even, with an unbounded exponent; a result
- * below FLT_MIN is then flushed to zero of the same sign (FTZ after
- * rounding), one above FLT_MAX becomes infinity.  Inputs stay finite.
- */
-static float round_ftz(double x)
-{
-    int e;
-    double m = frexp(x, &e);            /* x = m * 2^e, 0.5 <= |m| < 1 */
-
-    m = nearbyint(ldexp(m, 24));        /* 24 significant bits, RNE */
-    x = ldexp(m, e - 24);
-    if (fabs(x) < FLT_MIN) {
-        return copysignf(0.0f, (float)x);
-    }
-    return (float)x;                    /* exact, or +-Inf on overflow */
-}
-
-static float bf16(const uint8_t *p)
-{
-    return f32((uint32_t)(p[0] | p[1] << 8) << 16);
-}
-
-static void m_tdp(int op, int d, int a, int b)
-{
-    int M = mcfg.rows[d], N = mcfg.colsb[d] / 4, K = mcfg.colsb[a] / 4;
-    int m, n, k;
-
-    for (m = 0; m < M; m++) {
-        uint8_t row[64] = { 0 };
-
-        for (n = 0; n < N; n++) {
-            if (op == OP_BF16) {
-                float t0 = 0.0f, t1 = 0.0f, c;
-
-                for (k = 0; k < K; k++) {
-                    t0 = round_ftz((double)daz(bf16(&mt[a][m][4 * k])) *
-                                   daz(bf16(&mt[b][k][4 * n])) + t0);
-                    t1 = round_ftz((double)daz(bf16(&mt[a][m][4 * k + 2])) *
-                                   daz(bf16(&mt[b][k][4 * n + 2])) + t1);
-                }
-                memcpy(&c, &mt[d][m][4 * n], 4);
-                c = round_ftz((double)daz(c) + round_ftz((double)t0 + t1));
-                memcpy(&row[4 * n], &c, 4);
-            } else {
-                int au = op == OP_USD || op == OP_UUD;
-                int bu = op == OP_SUD || op == OP_UUD;
-                uint32_t acc;
-
-                memcpy(&acc, &mt[d][m][4 * n], 4);
-                for (k = 0; k < K; k++) {
-                    acc += (uint32_t)dp4(&mt[a][m][4 * k], &mt[b][k][4 * n],
-                                         au, bu);
-                }
-                memcpy(&row[4 * n], &acc, 4);
-            }
-        }
-        memcpy(mt[d][m], row, 64);
-    }
-    for (m = M; m < 16; m++) {
-        memset(mt[d][m], 0, 64);
-    }
-    mcfg.start_row = 0;
-}
-
-static int tdp_shape_ok(int d, int a, int b)
-{
-    return cfg_valid(d) && cfg_valid(a) && cfg_valid(b) &&
-           !((mcfg.colsb[d] | mcfg.colsb[a] | mcfg.colsb[b]) & 3) &&
-           mcfg.rows[d] == mcfg.rows[a] &&
-           mcfg.colsb[a] / 4 == mcfg.rows[b] &&
-           mcfg.colsb[d] == mcfg.colsb[b];
-}
-
 /* ---- Random data --------------------------------------------------------- */
 
 /* BF16 values that keep sums finite; some zeros, denormals and tiny ones. */
@@ -396,8 +237,8 @@ static int check_state(void)
     memset(&hc, 0xa5, sizeof(hc));
     hw_sttilecfg(&hc);
     memset(want, 0, 64);
-    if (mcfg.palette) {
-        memcpy(want, &mcfg, 64);
+    if (model.cfg.palette) {
+        memcpy(want, &model.cfg, 64);
     }
     if (memcmp(&hc, want, 64)) {
         snprintf(why, sizeof(why), "STTILECFG differs");
@@ -412,7 +253,7 @@ static int check_state(void)
             for (c = 0; c < 64; c++) {
                 uint8_t h = (bv & (1ULL << 18)) ?
                             xbuf[tiledata_off + t * 1024 + r * 64 + c] : 0;
-                if (h != mt[t][r][c]) {
+                if (h != model.t[t][r][c]) {
                     uint32_t hd = 0, md;
                     int c4 = c & ~3;
 
@@ -420,23 +261,23 @@ static int check_state(void)
                         memcpy(&hd, xbuf + tiledata_off + t * 1024 + r * 64 +
                                c4, 4);
                     }
-                    memcpy(&md, &mt[t][r][c4], 4);
+                    memcpy(&md, &model.t[t][r][c4], 4);
                     snprintf(why, sizeof(why),
                              "tmm%d row %d byte %d: hw %02x model %02x, "
                              "dword hw %08x (%g) model %08x (%g) "
-                             "(xstate_bv %llx)", t, r, c, h, mt[t][r][c],
-                             hd, f32(hd), md, f32(md), (unsigned long long)bv);
+                             "(xstate_bv %llx)", t, r, c, h, model.t[t][r][c],
+                             hd, tmodel_f32(hd), md, tmodel_f32(md), (unsigned long long)bv);
                     return 0;
                 }
             }
         }
     }
-    if (!!(bv & (1ULL << 17)) != !!mcfg.palette) {
+    if (!!(bv & (1ULL << 17)) != !!model.cfg.palette) {
         snprintf(why, sizeof(why), "XSTATE_BV[17]=%d but palette %d",
-                 !!(bv & (1ULL << 17)), mcfg.palette);
+                 !!(bv & (1ULL << 17)), model.cfg.palette);
         return 0;
     }
-    if (mcfg.palette && memcmp(xbuf + tilecfg_off, &mcfg, 64)) {
+    if (model.cfg.palette && memcmp(xbuf + tilecfg_off, &model.cfg, 64)) {
         snprintf(why, sizeof(why), "XSAVE'd TILECFG differs");
         return 0;
     }
@@ -512,7 +353,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 
     random_cfg(&c, &tr, &bf);
     hw_ldtilecfg(&c);
-    m_ldtilecfg(&c);
+    tmodel_ldtilecfg(&model, &c);
     if (!check_state()) {
         snprintf(desc, dlen, "epoch %d: after LDTILECFG: %s", ep, why);
         return 0;
@@ -529,8 +370,8 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 
             do {
                 t = rndn(8);
-            } while (!cfg_ldst_ok(t));
-            stride = mcfg.colsb[t] + rndn(80);
+            } while (!tmodel_ldst_ok(&model, t));
+            stride = model.cfg.colsb[t] + rndn(80);
             if (rndn(4) == 0) {
                 stride |= 1;
             }
@@ -539,12 +380,12 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
                 /* Keep BF16 elements aligned so that inputs stay finite. */
                 stride &= ~1L;
                 off &= ~(size_t)1;
-                stride = stride < mcfg.colsb[t] ? mcfg.colsb[t] + 1 : stride;
+                stride = stride < model.cfg.colsb[t] ? model.cfg.colsb[t] + 1 : stride;
                 stride &= ~1L;
             }
             fill_random(mem + off, 16 * stride, bf);
             hw_tileloadd(t, mem + off, stride, rndn(2));
-            m_tileloadd(t, mem + off, stride);
+            tmodel_loadd(&model, t, mem + off, stride);
             what = "tileloadd";
             counts[0]++;
         } else if (k < 45) {
@@ -555,8 +396,8 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 
             do {
                 t = rndn(8);
-            } while (!cfg_ldst_ok(t));
-            stride = mcfg.colsb[t] + rndn(40);
+            } while (!tmodel_ldst_ok(&model, t));
+            stride = model.cfg.colsb[t] + rndn(40);
             if (rndn(3) == 0) {
                 stride |= 1;
             }
@@ -565,7 +406,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             fill_random(mem + off, len, 0);
             memcpy(shadow, mem + off, len);
             hw_tilestored(t, mem + off, stride);
-            m_tilestored(t, shadow, stride);
+            tmodel_stored(&model, t, shadow, stride);
             if (memcmp(shadow, mem + off, len)) {
                 snprintf(desc, dlen, "epoch %d op %d: tilestored tmm%d "
                          "stride %ld: memory differs", ep, i, t, stride);
@@ -584,28 +425,28 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
              */
             if (!bf && rndn(4) == 0) {
                 int cand = rndn(NTRIPLES);
-                if (tdp_shape_ok(triples[cand][0], triples[cand][1],
+                if (tmodel_tdp_ok(&model, triples[cand][0], triples[cand][1],
                                  triples[cand][2])) {
                     trx = cand;
                 }
             }
             /* BF16 epochs keep all data finite BF16/FP32: no int ops.  */
-            if (!tdp_shape_ok(triples[trx][0], triples[trx][1],
+            if (!tmodel_tdp_ok(&model, triples[trx][0], triples[trx][1],
                               triples[trx][2])) {
                 continue;
             }
             hw_tdp(op, trx);
-            m_tdp(op, triples[trx][0], triples[trx][1], triples[trx][2]);
+            tmodel_tdp(&model, op, triples[trx][0], triples[trx][1], triples[trx][2]);
             what = opname[op];
             counts[2 + op]++;
         } else if (k < 80) {
             /* TILEZERO of an unconfigured tile is #UD on silicon.  */
             do {
                 t = rndn(8);
-            } while (!cfg_valid(t));
+            } while (!tmodel_tile_ok(&model, t));
             hw_tilezero(t);
-            memset(mt[t], 0, sizeof(mt[t]));
-            mcfg.start_row = 0;
+            memset(model.t[t], 0, sizeof(model.t[t]));
+            model.cfg.start_row = 0;
             what = "tilezero";
             counts[8]++;
         } else if (k < 88) {
@@ -617,7 +458,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             memcpy(xbuf + 512, &bv, 8);
             fill_random(xbuf + tiledata_off, 8192, bf);
             hw_xrstor(xbuf, 1ULL << 18);
-            memcpy(mt, xbuf + tiledata_off, 8192);
+            memcpy(model.t, xbuf + tiledata_off, 8192);
             what = "xrstor";
             counts[9]++;
             if (!check_state()) {
@@ -631,8 +472,8 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             memcpy(&xcomp, xbuf + 520, 8);
             if (xcomp != (0x8000000000000000ULL | XTILE_MASK | 3) ||
                 (bv & XTILE_MASK) != XTILE_MASK ||
-                memcmp(xbuf + 576, &mcfg, 64) ||
-                memcmp(xbuf + 640, mt, 8192)) {
+                memcmp(xbuf + 576, &model.cfg, 64) ||
+                memcmp(xbuf + 640, model.t, 8192)) {
                 snprintf(desc, dlen, "epoch %d op %d: XSAVEC layout/content "
                          "wrong (xstate_bv %llx xcomp_bv %llx)", ep, i,
                          (unsigned long long)bv, (unsigned long long)xcomp);
@@ -644,7 +485,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             sig_poke = rndn(2);
             raise(SIGUSR1);
             if (sig_poked) {
-                mt[1][2][5] ^= 0x5a;
+                model.t[1][2][5] ^= 0x5a;
             }
             what = "signal";
             counts[10]++;
@@ -663,7 +504,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
             /* Reload a fresh config mid-epoch (zeroes all tiles).  */
             random_cfg(&c, &tr, &bf);
             hw_ldtilecfg(&c);
-            m_ldtilecfg(&c);
+            tmodel_ldtilecfg(&model, &c);
             what = "ldtilecfg";
             counts[12]++;
         }
@@ -870,8 +711,8 @@ static void exception_checks(void)
     fcfg.palette = 1;
     fcfg.rows[3] = 16; fcfg.colsb[3] = 64;
     hw_ldtilecfg(&fcfg);
-    m_ldtilecfg(&fcfg);
-    m_tileloadd(3, region + 100, 4096);
+    tmodel_ldtilecfg(&model, &fcfg);
+    tmodel_loadd(&model, 3, region + 100, 4096);
     fault_page = region + 5 * 4096;
     fault_row0 = region + 100;
     mprotect(fault_page, 4096, PROT_NONE);
@@ -885,8 +726,8 @@ static void exception_checks(void)
         ok ? "" : ": ", ok ? "" : why);
     munmap(region, 17 * 4096);
     hw_tilerelease();
-    memset(&mcfg, 0, sizeof(mcfg));
-    memset(mt, 0, sizeof(mt));
+    memset(&model.cfg, 0, sizeof(model.cfg));
+    memset(model.t, 0, sizeof(model.t));
 }
 
 /* ---- Fixed checks -------------------------------------------------------- */
@@ -899,8 +740,8 @@ static void fixed_checks(void)
 
     /* TILERELEASE / palette 0: init state, STTILECFG stores zeros.  */
     hw_tilerelease();
-    memset(&mcfg, 0, sizeof(mcfg));
-    memset(mt, 0, sizeof(mt));
+    memset(&model.cfg, 0, sizeof(model.cfg));
+    memset(model.t, 0, sizeof(model.t));
     memset(&out, 0xff, sizeof(out));
     hw_sttilecfg(&out);
     ok = 1;
@@ -919,7 +760,7 @@ static void fixed_checks(void)
     c.rows[1] = 2; c.colsb[1] = 8;              /* A: 2x2 dwords (K=2) */
     c.rows[2] = 2; c.colsb[2] = 8;              /* B: 2x2 dwords */
     hw_ldtilecfg(&c);
-    m_ldtilecfg(&c);
+    tmodel_ldtilecfg(&model, &c);
     {
         int8_t a[2][8] = { { 1, 2, 3, 4, -1, -2, -3, -4 },
                            { 127, -128, 0, 1, 5, 6, 7, 8 } };
@@ -967,8 +808,8 @@ static void fixed_checks(void)
     tap_ok((inuse & XTILE_MASK) == XTILE_MASK,
         "XGETBV(1) reports AMX state in use (%llx)", (unsigned long long)inuse);
     hw_tilerelease();
-    memset(&mcfg, 0, sizeof(mcfg));
-    memset(mt, 0, sizeof(mt));
+    memset(&model.cfg, 0, sizeof(model.cfg));
+    memset(model.t, 0, sizeof(model.t));
 }
 
 #include <time.h>
@@ -1098,8 +939,8 @@ int main(int argc, char **argv)
 
         tap_ok(ok, "%s", desc);
         hw_tilerelease();
-        memset(&mcfg, 0, sizeof(mcfg));
-        memset(mt, 0, sizeof(mt));
+        memset(&model.cfg, 0, sizeof(model.cfg));
+        memset(model.t, 0, sizeof(model.t));
     }
     tap_done();
 }
