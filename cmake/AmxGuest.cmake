@@ -16,6 +16,11 @@
 #       (the boot failed, e.g. the patched QEMU did not build) is a fail;
 #   guest.migrate  tile state survives migrating the guest to a file and
 #       back (tests/emu/amx_migrate.py).
+#   guest.boot.debug, guest.debug.<name>  (AMX_GUEST_DEBUG=ON only, label
+#       kdebug, not guest: a second kernel build and a slow boot) every
+#       program and kselftest once more on the debug kernel (KASAN,
+#       kmemleak, lockdep: kernel/rig/run-guest.sh --debug); the boot
+#       fails on any report of theirs.
 
 function(amx_add_guest_tests)
   cmake_parse_arguments(G "" "" "KSELFTESTS" ${ARGN})
@@ -28,13 +33,23 @@ function(amx_add_guest_tests)
 
   get_property(_default_only GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY)
   get_property(_needs_amx GLOBAL PROPERTY AMX_GUEST_NEEDS_AMX)
-  foreach(_variant default strict asan)
+  set(_variants default strict asan)
+  if(AMX_GUEST_DEBUG)
+    list(APPEND _variants debug)
+  endif()
+  foreach(_variant IN LISTS _variants)
+    set(_label guest)
+    set(_timeout 1800)
+    if(_variant STREQUAL "debug")
+      set(_label kdebug)
+      set(_timeout 3600)
+    endif()
     add_test(NAME guest.boot.${_variant}
              COMMAND ${PROJECT_SOURCE_DIR}/cmake/guest-stage.sh
                      ${PROJECT_SOURCE_DIR} ${CMAKE_BINARY_DIR} ${_variant})
     # Two cores: one boot at a time; the kernel and QEMU builds are cached.
     set_tests_properties(guest.boot.${_variant} PROPERTIES
-      LABELS guest TIMEOUT 1800 RESOURCE_LOCK amx_guest
+      LABELS ${_label} TIMEOUT ${_timeout} RESOURCE_LOCK amx_guest
       FIXTURES_SETUP guest_${_variant})
     foreach(_name IN LISTS _names)
       if(_variant STREQUAL "strict" AND _name IN_LIST _default_only)
@@ -48,7 +63,7 @@ function(amx_add_guest_tests)
                COMMAND ${PROJECT_SOURCE_DIR}/cmake/guest-result.sh
                        ${CMAKE_BINARY_DIR}/guest-${_variant}/results.tsv ${_name})
       set_tests_properties(guest.${_variant}.${_name} PROPERTIES
-        LABELS guest SKIP_RETURN_CODE 4 FIXTURES_REQUIRED guest_${_variant})
+        LABELS ${_label} SKIP_RETURN_CODE 4 FIXTURES_REQUIRED guest_${_variant})
     endforeach()
   endforeach()
 

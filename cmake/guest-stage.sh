@@ -12,6 +12,8 @@
 # UBSan (AMX_SANITIZE, dynamically linked: the rig copies the libraries
 # into the initramfs), and runs the programs that need AMX (NEEDS_AMX)
 # without the kernel selftests, which the other boots run.
+# VARIANT "debug" boots the debug kernel (KASAN, kmemleak, lockdep:
+# run-guest.sh --debug) with every program of the default boot.
 # Results land in BUILD/guest-VARIANT/ (results.tsv, console.log).
 #
 # Exit status: 0 when the guest ran and reported every program, even if
@@ -62,6 +64,7 @@ if [ $# -gt 0 ]; then
 fi
 
 [ "$variant" = strict ] && rig_args+=(--append strict_sas_size=1)
+[ "$variant" = debug ] && rig_args+=(--debug)
 set +e
 "$src/kernel/rig/run-guest.sh" --manifest "$manifest" --out "$out" "${rig_args[@]}"
 rc=$?

@@ -2,9 +2,15 @@
 # Build the libamx guest kernel: Debian's linux-source-6.12 + kernel/patches,
 # tinyconfig + kernel/config/guest.config, plus static selftests.
 #
-# Output directory: $AMX_CACHE/linux-<hash>/ (default /var/cache/libamx),
-# keyed by a hash of the linux-source version, the series, the patches, the
-# config fragment and this script. A warm run only checks the hash.
+#   build-kernel.sh [--debug]
+#
+# --debug merges kernel/config/debug.config on top (KASAN, kmemleak,
+# lockdep): the kernel of the rig's debug boot (run-guest.sh --debug).
+#
+# Output directory: $AMX_CACHE/linux-<hash>/ (--debug: linux-debug-<hash>;
+# default /var/cache/libamx), keyed by a hash of the linux-source version,
+# the series, the patches, the config fragments and this script. A warm run
+# only checks the hash.
 #
 #   bzImage, config, System.map         the kernel
 #   selftests/{amx,sas,amx_exec,amx_status,amx_alloc,amx_status_race}
@@ -23,7 +29,8 @@ set -euo pipefail
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 KDIR=$(dirname "$HERE")
 PATCHDIR=$KDIR/patches
-FRAGMENT=$KDIR/config/guest.config
+FRAGMENTS=("$KDIR/config/guest.config")
+FLAVOUR=
 AMX_LOG_NAME=build-kernel
 # shellcheck source=../../tools/lib.sh
 . "$KDIR/../tools/lib.sh"
@@ -35,6 +42,12 @@ TARBALL=${AMX_LINUX_TARBALL:-/usr/src/$PKG.tar.xz}
 log() { amx_log "$@"; }
 die() { amx_die "$@"; }
 
+case "${1:-}" in
+"") ;;
+--debug) FRAGMENTS+=("$KDIR/config/debug.config"); FLAVOUR=debug- ;;
+*) die "unknown argument: $1 (usage: build-kernel.sh [--debug])" ;;
+esac
+
 # --- packages (fresh Debian 12, as root) -------------------------------------
 amx_need_pkgs "$PKG" gcc make bc bison flex libelf-dev libssl-dev xz-utils \
 	libc6-dev patch perl python3 cpio busybox-static rsync
@@ -42,7 +55,9 @@ amx_need_pkgs "$PKG" gcc make bc bison flex libelf-dev libssl-dev xz-utils \
 VERSION=$(dpkg-query -W -f='${Version}' "$PKG")
 [ -f "$TARBALL" ] || die "$TARBALL missing"
 [ -f "$PATCHDIR/series" ] || die "$PATCHDIR/series missing"
-[ -f "$FRAGMENT" ] || die "$FRAGMENT missing"
+for f in "${FRAGMENTS[@]}"; do
+	[ -f "$f" ] || die "$f missing"
+done
 
 mapfile -t PATCHES < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PATCHDIR/series")
 
@@ -55,10 +70,13 @@ HASH=$({
 		[ -f "$PATCHDIR/$p" ] || die "patch $p listed in series is missing"
 		sha256sum <"$PATCHDIR/$p"
 	done
-	sha256sum <"$FRAGMENT"
+	echo "$FLAVOUR"
+	for f in "${FRAGMENTS[@]}"; do
+		sha256sum <"$f"
+	done
 	sha256sum <"${BASH_SOURCE[0]}"
 } | sha256sum | cut -c1-16)
-OUT=$CACHE/linux-$HASH
+OUT=$CACHE/linux-$FLAVOUR$HASH
 
 if [ -f "$OUT/.done" ]; then
 	log "cached: $OUT ($PKG $VERSION)"
@@ -68,7 +86,7 @@ if [ -f "$OUT/.done" ]; then
 fi
 
 mkdir -p "$CACHE"
-exec 9>"$CACHE/.lock-linux-$HASH"
+exec 9>"$CACHE/.lock-linux-$FLAVOUR$HASH"
 flock 9
 if [ -f "$OUT/.done" ]; then	# built by a concurrent run while we waited
 	echo "$PKG $VERSION"
@@ -100,9 +118,9 @@ done
 
 # --- config --------------------------------------------------------------------
 cd "$SRC"
-log "configuring (tinyconfig + $(basename "$FRAGMENT"))"
+log "configuring (tinyconfig + ${FRAGMENTS[*]##*/})"
 make -s O="$OUT/build" tinyconfig >&2
-scripts/kconfig/merge_config.sh -m -O "$OUT/build" "$OUT/build/.config" "$FRAGMENT" >"$OUT/merge_config.log" 2>&1 ||
+scripts/kconfig/merge_config.sh -m -O "$OUT/build" "$OUT/build/.config" "${FRAGMENTS[@]}" >"$OUT/merge_config.log" 2>&1 ||
 	{ cat "$OUT/merge_config.log" >&2; die "merge_config.sh failed"; }
 make -s O="$OUT/build" olddefconfig >&2
 bad=0
@@ -114,7 +132,7 @@ while IFS= read -r line; do
 		opt=${line#\# }; opt=${opt%% *}
 		! grep -q "^$opt=" "$OUT/build/.config" || { log "option not disabled: $opt"; bad=1; } ;;
 	esac
-done <"$FRAGMENT"
+done < <(cat "${FRAGMENTS[@]}")
 [ $bad = 0 ] || die "config fragment options did not survive olddefconfig"
 
 # --- kernel --------------------------------------------------------------------
@@ -153,7 +171,7 @@ echo "$PKG $VERSION" >"$OUT/linux-source.version"
 	echo "hash: $HASH"
 	echo "patches:"
 	printf '  %s\n' "${PATCHES[@]}"
-	echo "fragment: $FRAGMENT"
+	echo "fragments: ${FRAGMENTS[*]}"
 	echo "jobs: $JOBS"
 	echo "time unpack+patch+config: $((T1 - T0)) s"
 	echo "time bzImage: $((T2 - T1)) s"

@@ -2,7 +2,8 @@
 # Boot the libamx guest kernel in QEMU and run tests in it.
 #
 #   run-guest.sh --manifest FILE [--append "extra cmdline"] [--out DIR]
-#                [--timeout S] [--test-timeout S] [--no-selftests]
+#                [--timeout S] [--test-timeout S] [--no-selftests] [--debug]
+#                [--kernel DIR]
 #
 # Manifest: one test per line, "name<TAB>/abs/path/to/static-binary[<TAB>arg]...",
 # each further tab separated field is one argument. Empty lines and lines
@@ -12,6 +13,17 @@
 # sigaltstack/sas, x86/amx_exec, x86/amx_status, x86/amx_alloc,
 # x86/amx_status_race) are always
 # run first.
+#
+# --kernel DIR boots DIR/bzImage instead of build-kernel.sh's kernel and
+# runs those of the selftests above that DIR/selftests/ holds (a kernel
+# built from part of the series, or from your own tree).
+#
+# --debug boots the debug kernel (build-kernel.sh --debug: KASAN, kmemleak,
+# lockdep; longer default timeouts).  The guest clears kmemleak's list
+# before the first test and scans after the last; the run fails on any
+# suspected leak, on a KASAN report or lockdep splat (they print BUG: or
+# WARNING:), and when the console does not show that KASAN, kmemleak and
+# lockdep were on.
 #
 # Leak check: the guest counts the fpstate vmalloc areas in
 # /proc/vmallocinfo before the first test and after the last one (all
@@ -47,6 +59,10 @@ OUTDIR=
 TIMEOUT=480
 TEST_TIMEOUT=${AMX_TEST_TIMEOUT:-120}
 SELFTESTS=1
+DEBUG=0
+KERNEL_DIR=
+TIMEOUT_SET=0
+TEST_TIMEOUT_SET=0
 
 log() { amx_log "$@"; }
 die() { amx_die "$@"; }
@@ -57,9 +73,11 @@ while [ $# -gt 0 ]; do
 	--manifest) MANIFEST=$2; shift 2 ;;
 	--append) APPEND="${APPEND:+$APPEND }$2"; shift 2 ;;
 	--out) OUTDIR=$2; shift 2 ;;
-	--timeout) TIMEOUT=$2; shift 2 ;;
-	--test-timeout) TEST_TIMEOUT=$2; shift 2 ;;
+	--timeout) TIMEOUT=$2; TIMEOUT_SET=1; shift 2 ;;
+	--test-timeout) TEST_TIMEOUT=$2; TEST_TIMEOUT_SET=1; shift 2 ;;
 	--no-selftests) SELFTESTS=0; shift ;;
+	--debug) DEBUG=1; shift ;;
+	--kernel) KERNEL_DIR=$2; shift 2 ;;
 	-h|--help) usage ;;
 	*) die "unknown argument: $1" ;;
 	esac
@@ -67,6 +85,11 @@ done
 [ -n "$MANIFEST" ] || [ $SELFTESTS = 1 ] || usage
 [ -z "$MANIFEST" ] || [ -f "$MANIFEST" ] || die "manifest $MANIFEST not found"
 [ -n "$OUTDIR" ] || OUTDIR=$(mktemp -d /tmp/libamx-guest.XXXXXX)
+if [ $DEBUG = 1 ]; then
+	# KASAN and lockdep make the guest several times slower.
+	[ $TIMEOUT_SET = 1 ] || TIMEOUT=2400
+	[ $TEST_TIMEOUT_SET = 1 ] || [ -n "${AMX_TEST_TIMEOUT:-}" ] || TEST_TIMEOUT=300
+fi
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 
@@ -76,9 +99,17 @@ T_START=$(date +%s)
 amx_need_pkgs qemu-system-x86 busybox-static cpio gzip coreutils
 
 # --- kernel + selftests ----------------------------------------------------------
-KOUT=$("$HERE/build-kernel.sh" | tail -n1)
-[ -f "$KOUT/bzImage" ] || die "build-kernel.sh gave no kernel ($KOUT)"
-log "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
+if [ -n "$KERNEL_DIR" ]; then
+	KOUT=$(cd "$KERNEL_DIR" 2>/dev/null && pwd) || die "--kernel $KERNEL_DIR: no such directory"
+	[ -f "$KOUT/bzImage" ] || die "--kernel $KERNEL_DIR: no bzImage in it"
+	log "kernel: $KOUT (--kernel)"
+else
+	kargs=()
+	[ $DEBUG = 0 ] || kargs+=(--debug)
+	KOUT=$("$HERE/build-kernel.sh" "${kargs[@]}" | tail -n1)
+	[ -f "$KOUT/bzImage" ] || die "build-kernel.sh gave no kernel ($KOUT)"
+	log "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
+fi
 
 # --- QEMU selection ---------------------------------------------------------------
 QEMU=
@@ -213,13 +244,28 @@ add_test() {	# name binary [args...]
 	printf '%s %s\n' "$safe" "$name" >>"$ROOT/t/list"
 }
 
+# A selftest of build-kernel.sh's kernel must be there; with --kernel,
+# those that are not are left out (said so in the log).
+add_selftest() {
+	local name=$1 bin=$2
+	shift 2
+	if [ -n "$KERNEL_DIR" ] && [ ! -f "$bin" ]; then
+		log "--kernel: no $bin, $name not run"
+		return
+	fi
+	add_test "$name" "$bin" "$@"
+}
+
 if [ $SELFTESTS = 1 ]; then
-	add_test kselftest-x86-amx "$KOUT/selftests/amx"
-	add_test kselftest-sigaltstack-sas "$KOUT/selftests/sas"
-	add_test kselftest-x86-amx_exec "$KOUT/selftests/amx_exec"
-	add_test kselftest-x86-amx_status "$KOUT/selftests/amx_status"
-	add_test kselftest-x86-amx_alloc "$KOUT/selftests/amx_alloc"
-	add_test kselftest-x86-amx_status_race "$KOUT/selftests/amx_status_race"
+	add_selftest kselftest-x86-amx "$KOUT/selftests/amx"
+	add_selftest kselftest-sigaltstack-sas "$KOUT/selftests/sas"
+	# Their own bound is 40 s (-a: longer); the debug kernel needs more.
+	abound=()
+	[ $DEBUG = 0 ] || abound=(-a $((TEST_TIMEOUT - 10)))
+	add_selftest kselftest-x86-amx_exec "$KOUT/selftests/amx_exec" "${abound[@]}"
+	add_selftest kselftest-x86-amx_status "$KOUT/selftests/amx_status" "${abound[@]}"
+	add_selftest kselftest-x86-amx_alloc "$KOUT/selftests/amx_alloc" "${abound[@]}"
+	add_selftest kselftest-x86-amx_status_race "$KOUT/selftests/amx_status_race"
 fi
 if [ -n "$MANIFEST" ]; then
 	while IFS= read -r line || [ -n "$line" ]; do
@@ -255,8 +301,18 @@ export AMX_TEST_ALARM
 echo "# guest: \$(uname -r) cmdline: \$(cat /proc/cmdline)"
 echo "# cpu flags: \$(grep -m1 -o 'amx[a-z_0-9]*' /proc/cpuinfo | tr '\n' ' ')"
 dmesg | grep 'x86/fpu' | sed 's/^/# /'
+# The debug kernel's checkers (their messages are below the console level)
+dmesg | grep -e 'KernelAddressSanitizer initialized' -e 'Kernel memory leak detector' \
+	-e 'Lock dependency validator' | sed 's/^/# /'
 fpstate_areas() { grep -c -e ' fpstate_' -e 'xfd_enable_feature' /proc/vmallocinfo; }
 areas_before=\$(fpstate_areas)
+KMEMLEAK=/sys/kernel/debug/kmemleak
+# Only what the tests leave behind counts, not what booting did: scan
+# (booting took longer than kmemleak's 5 s minimum age), then clear.
+if [ -w \$KMEMLEAK ]; then
+	echo scan >\$KMEMLEAK
+	echo clear >\$KMEMLEAK
+fi
 echo "KTAP version 1"
 echo "1..$N"
 n=0
@@ -289,6 +345,17 @@ while [ \$areas_after -gt \$areas_before ] && [ \$i -lt 50 ]; do
 	areas_after=\$(fpstate_areas)
 done
 echo "FPSTATE-AREAS before=\$areas_before after=\$areas_after"
+if [ -w \$KMEMLEAK ]; then
+	# An object is reported once it is older than 5 s and unreferenced in
+	# a scan; a second scan after that age drops the transient ones.
+	sleep 6
+	echo scan >\$KMEMLEAK
+	sleep 6
+	echo scan >\$KMEMLEAK
+	cat \$KMEMLEAK >/tmp/kmemleak
+	echo "KMEMLEAK-SCAN suspected=\$(grep -c '^unreferenced object' /tmp/kmemleak)"
+	sed 's/^/KMEMLEAK: /' /tmp/kmemleak | head -n 200
+fi
 grep -e ' fpstate_' -e 'xfd_enable_feature' /proc/vmallocinfo | sed 's/^/# vmallocinfo: /' | head -n 20
 echo "# guest tests done"
 sync
@@ -352,6 +419,23 @@ else
 		problems+=("fpstate vmalloc leak: ${areas#FPSTATE-AREAS }")
 	fi
 fi
+if [ $DEBUG = 1 ]; then
+	# The debug boot must have been one: each checker announces itself.
+	for want in 'KernelAddressSanitizer initialized' \
+		'kmemleak: Kernel memory leak detector initialized' \
+		'Lock dependency validator'; do
+		grep -q "$want" "$OUTDIR/console.log" ||
+			problems+=("debug boot: no \"$want\" in the console log")
+	done
+	scan=$(grep -m1 '^KMEMLEAK-SCAN ' "$OUTDIR/console.log" || true)
+	if [ -z "$scan" ]; then
+		problems+=("debug boot: no kmemleak scan after the tests")
+	elif [ "${scan#*suspected=}" != 0 ]; then
+		problems+=("kmemleak: ${scan#*suspected=} suspected leaks (KMEMLEAK: lines in console.log)")
+	fi
+	grep -q 'turning off the locking correctness validator' "$OUTDIR/console.log" &&
+		problems+=("lockdep turned itself off")
+fi
 # Kernel messages only: test output is prefixed with "# " by the guest init.
 if grep -v '^# ' "$OUTDIR/console.log" |
 	grep -E 'WARNING:|BUG:|Oops|Kernel panic|kernel BUG at|general protection fault|UBSAN:|kernel stack overflow' \
@@ -363,6 +447,7 @@ fi
 	echo "qemu: $QEMU -accel $QEMU_ACCEL -cpu $QEMU_CPU [$QEMU_KIND]"
 	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
 	echo "cmdline: $CMDLINE"
+	[ $DEBUG = 0 ] || echo "debug boot: KASAN, kmemleak, lockdep; ${scan:-no kmemleak scan}"
 	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
 	echo "guest AMX: $([ $GUEST_AMX = 1 ] && echo yes || echo no) (${guest_flags:-no amx flags}), expected: $([ $EXPECT_AMX = 1 ] && echo yes || echo no)"
 	echo "fpstate vmalloc areas: ${areas#FPSTATE-AREAS }"
