@@ -485,6 +485,11 @@ struct amx_gemm_blocking {
 	 * more than such a product; 0: every call runs on AMX.
 	 */
 	uint32_t small;
+	/*
+	 * 0 (get fills in 0, set refuses anything else): room for knobs of
+	 * later releases without a new ABI.
+	 */
+	uint32_t reserved[8];
 };
 
 /*
@@ -501,7 +506,7 @@ AMX_API int amx_gemm_get_blocking(enum amx_gemm_backend backend,
  * NULL goes back to defaults, file and environment.  Returns 0, or
  * -EINVAL (a size 0 or too large: kc, mc > 8192, nc > 65536,
  * prefetch > 64, small > 2^30, edge not an enum amx_gemm_edge, cio not an
- * enum amx_gemm_cio).
+ * enum amx_gemm_cio, a reserved field not 0).
  */
 AMX_API int amx_gemm_set_blocking(enum amx_gemm_backend backend,
 				  enum amx_gemm_op op,

@@ -409,6 +409,7 @@ static void files_and_env(void)
 static void api(void)
 {
 	struct amx_gemm_blocking b, g;
+	size_t i;
 	int ok;
 
 	b = (struct amx_gemm_blocking){ .kc = 33, .mc = 5, .nc = 1, .prefetch = 3 };
@@ -471,6 +472,20 @@ static void api(void)
 	tap_ok(ok, "set_blocking: small > 2^30 -EINVAL; 2^30 kept for amx, "
 		 "0 on other backends");
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, NULL);
+	ok = 1;
+	for (i = 0; i < sizeof(b.reserved) / sizeof(*b.reserved); i++) {
+		b = (struct amx_gemm_blocking){ .kc = 64, .mc = 32, .nc = 32 };
+		b.reserved[i] = 1u << i;
+		ok &= amx_gemm_set_blocking(AMX_GEMM_BACKEND_AMX,
+					    AMX_GEMM_OP_BF16, &b) == -EINVAL;
+	}
+	memset(&g, 0xa5, sizeof(g));
+	ok &= !amx_gemm_get_blocking(AMX_GEMM_BACKEND_AMX, AMX_GEMM_OP_BF16, &g) &&
+	      g.source != AMX_GEMM_BLOCKING_API;
+	for (i = 0; i < sizeof(g.reserved) / sizeof(*g.reserved); i++)
+		ok &= g.reserved[i] == 0;
+	tap_ok(ok, "set_blocking: a reserved field not 0 -EINVAL, nothing "
+		 "set; get fills reserved with 0");
 	amx_gemm_set_blocking(AMX_GEMM_BACKEND_C, AMX_GEMM_OP_BF16, NULL);
 }
 

@@ -144,10 +144,14 @@ int amx_gemm_set_blocking(enum amx_gemm_backend backend, enum amx_gemm_op op,
 	const struct gemm_backend *be;
 	struct gemm_blocks bs;
 	enum gemm_op o;
+	size_t i;
 
 	if (api_args(backend, op, &be, &o))
 		return -EINVAL;
 	if (in) {
+		for (i = 0; i < sizeof(in->reserved) / sizeof(*in->reserved); i++)
+			if (in->reserved[i])
+				return -EINVAL;
 		bs = (struct gemm_blocks){ .kc = in->kc, .mc = in->mc,
 					   .nc = in->nc, .pf = in->prefetch,
 					   .edge = in->edge, .cio = in->cio,
