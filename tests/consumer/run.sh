@@ -13,17 +13,20 @@ rm -rf "$work"
 mkdir -p "$work"
 prefix=$work/prefix
 cmake --install "$build" --prefix "$prefix" >"$work/install.log"
-libdir=$(find "$prefix" -name 'libamx.so.0' -printf '%h\n' | head -n1)
-[ -n "$libdir" ] || { echo "FAIL: no libamx.so.0 under $prefix after install"; exit 1; }
+# The SONAME's number is the major version the installed header states.
+major=$(sed -n 's/^#define AMX_VERSION_MAJOR \([0-9]*\)$/\1/p' "$prefix/include/amx.h")
+[ -n "$major" ] || { echo "FAIL: no AMX_VERSION_MAJOR in the installed amx.h"; exit 1; }
+libdir=$(find "$prefix" -name "libamx.so.$major" -printf '%h\n' | head -n1)
+[ -n "$libdir" ] || { echo "FAIL: no libamx.so.$major under $prefix after install"; exit 1; }
 case $cblas in
 ON)
-	[ -e "$libdir/libamx_cblas.so.0" ] || {
-		echo "FAIL: libamx_cblas was built but the install has no $libdir/libamx_cblas.so.0"
+	[ -e "$libdir/libamx_cblas.so.$major" ] || {
+		echo "FAIL: libamx_cblas was built but the install has no $libdir/libamx_cblas.so.$major"
 		exit 1
 	} ;;
 OFF)
-	[ ! -e "$libdir/libamx_cblas.so.0" ] || {
-		echo "FAIL: AMX_BUILD_CBLAS is OFF but libamx_cblas.so.0 was installed"
+	[ ! -e "$libdir/libamx_cblas.so.$major" ] || {
+		echo "FAIL: AMX_BUILD_CBLAS is OFF but libamx_cblas.so.$major was installed"
 		exit 1
 	} ;;
 *) echo "run.sh: the third argument must be ON or OFF, not '$cblas'" >&2; exit 2 ;;
