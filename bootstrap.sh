@@ -24,7 +24,7 @@ say() { printf '\n== %s\n' "$*"; }
 # Debian packages each stage needs.
 pkgs_build="gcc cmake ninja-build pkg-config libcpuid-dev python3 binutils"
 pkgs_bench="libdnnl-dev gnuplot-nox"
-pkgs_check="valgrind clang-14 libclang-rt-14-dev"
+pkgs_check="valgrind clang-14 libclang-rt-14-dev abigail-tools"
 pkgs_guest="linux-source-6.12 qemu-system-x86 busybox-static cpio gzip rsync bc bison flex
 	libelf-dev libssl-dev xz-utils make dpkg-dev meson libglib2.0-dev
 	libpixman-1-dev libfdt-dev"
