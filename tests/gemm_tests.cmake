@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GEMM tests (TAP; exit 0 pass, 4 skip, 1 fail); included from the tests
 # directory's CMakeLists.txt, which defines amx_add_test().
 # the shape grid, one program per fallback path (each within its time bound)

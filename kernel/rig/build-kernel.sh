@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Build the libamx guest kernel: Debian's linux-source-6.12 + kernel/patches,
 # tinyconfig + kernel/config/guest.config, plus static selftests.
 #
@@ -9,8 +10,8 @@
 #
 # Output directory: $AMX_CACHE/linux-<hash>/ (--debug: linux-debug-<hash>;
 # default /var/cache/libamx), keyed by a hash of the linux-source version,
-# the series, the patches, the config fragments and this script. A warm run
-# only checks the hash.
+# the series, the patches, the config fragments and this script's build
+# steps (from "cache key" on). A warm run only checks the hash.
 #
 #   bzImage, config, System.map         the kernel
 #   selftests/{amx,sas,amx_exec,amx_status,amx_alloc,amx_status_race}
@@ -74,7 +75,9 @@ HASH=$({
 	for f in "${FRAGMENTS[@]}"; do
 		sha256sum <"$f"
 	done
-	sha256sum <"${BASH_SOURCE[0]}"
+	# The steps that make the kernel (from the cache key on), not the
+	# comments and set-up above them.
+	sed -n '/^# --- cache key/,$p' "${BASH_SOURCE[0]}" | sha256sum
 } | sha256sum | cut -c1-16)
 OUT=$CACHE/linux-$FLAVOUR$HASH
 

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Run the guest tests in both boot variants and merge the results:
 #   default            plain kernel command line
 #   strict_sas         strict_sas_size=1 (sigaltstack size enforcement)

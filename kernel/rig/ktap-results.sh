@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Judge each program of a guest boot from its result line AND its totals.
 #
 #   ktap-results.sh [--complete-kselftests] CONSOLE.LOG NAME...

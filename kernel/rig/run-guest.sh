@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Boot the libamx guest kernel in QEMU and run tests in it.
 #
 #   run-guest.sh --manifest FILE [--append "extra cmdline"] [--out DIR]
@@ -66,7 +67,7 @@ TEST_TIMEOUT_SET=0
 
 log() { amx_log "$@"; }
 die() { amx_die "$@"; }
-usage() { sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,/^set -euo/p' "${BASH_SOURCE[0]}" | sed -e '$d' -e 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case "$1" in

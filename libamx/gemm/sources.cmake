@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # GEMM helpers and thread pool: sources of the amx library target, with the
 # ISA flags set only on the files whose code needs them (the library itself
 # stays baseline x86-64; the fast paths are chosen at run time).

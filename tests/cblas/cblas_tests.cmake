@@ -1,3 +1,4 @@
+# SPDX-License-Identifier: MIT
 # libamx_cblas tests (TAP; exit 0 pass, 4 skip, 1 fail); included from the
 # tests directory's CMakeLists.txt.  In the guest they link statically and
 # run on AMX (the library requests it on the first call); they take about a

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * amx_diff - differential test of AMX execution against a software model.
  *

@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * amx_sigill - the kernel's XFD path for AMX, end to end.
  *

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Build the trivial development tests and write a manifest for run-guest.sh.
 #   make-manifest.sh OUTDIR   -> prints OUTDIR/manifest.tsv
 set -euo pipefail

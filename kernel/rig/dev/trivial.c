@@ -1,3 +1,4 @@
+// SPDX-License-Identifier: MIT
 /*
  * Trivial guest test program for developing the rig: exit with argv[1],
  * or hang forever with "hang".
