@@ -620,13 +620,14 @@ static int parse_shapes(const char *arg, size_t shapes[][3], size_t max)
 	return n ? (int)n : -1;
 }
 
-static void usage(void)
+static void usage(FILE *f, int status)
 {
-	fprintf(stderr, "usage: amx-bench [--quick] [--max N] [--reps N] "
+	fprintf(f, "usage: amx-bench [--quick] [--max N] [--reps N] "
 			"[--shapes MxNxK,...] [--threads N] [--csv FILE] [--png FILE]\n"
 			"  --shapes   time these shapes instead of the built-in list\n"
-			"  --threads  the second thread count (default: the pool's)\n");
-	exit(2);
+			"  --threads  the second thread count (default: the pool's)\n"
+			"see amx-bench(1)\n");
+	exit(status);
 }
 
 int main(int argc, char **argv)
@@ -644,7 +645,9 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);	/* progress through pipes too */
 	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--quick"))
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+			usage(stdout, 0);
+		else if (!strcmp(argv[i], "--quick"))
 			o.quick = 1;
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
 			o.max = strtoul(argv[++i], NULL, 0);
@@ -659,7 +662,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
 			o.threads = (unsigned int)strtoul(argv[++i], NULL, 0);
 		else
-			usage();
+			usage(stderr, 2);
 	}
 	if (o.reps < 1)
 		o.reps = 1;
