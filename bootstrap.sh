@@ -104,6 +104,8 @@ run_test() {
 	(cd build-clang && ctest --output-on-failure -j "$jobs" -LE "sdk|fuzz" \
 		-E '^(gemm_bf16|gemm_int8)\.|^(gemm_amx|gemm_amx_emul|amx-bench-smoke)$')
 	(cd build-clang && ctest --output-on-failure -L fuzz)
+	say "Debian packages: build, lintian, install into a fresh chroot, use"
+	"$top/tools/deb-check.sh"
 	if guest_available; then
 		say "QEMU guest tests"
 		(cd build && ctest --output-on-failure -L guest)
