@@ -446,7 +446,7 @@ fi
 
 {
 	echo "qemu: $QEMU -accel $QEMU_ACCEL -cpu $QEMU_CPU [$QEMU_KIND]"
-	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version"))"
+	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version" 2>/dev/null || echo "--kernel"))"
 	echo "cmdline: $CMDLINE"
 	[ $DEBUG = 0 ] || echo "debug boot: KASAN, kmemleak, lockdep; ${scan:-no kmemleak scan}"
 	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
