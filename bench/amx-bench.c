@@ -620,6 +620,26 @@ static int parse_shapes(const char *arg, size_t shapes[][3], size_t max)
 	return n ? (int)n : -1;
 }
 
+/*
+ * A decimal number in [lo, hi] for option @opt, else a message and exit 2:
+ * "abc", "2x", "-1" or an overflow is never taken as something else.
+ */
+static unsigned long parse_num(const char *opt, const char *arg,
+			       unsigned long lo, unsigned long hi)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = (*arg >= '0' && *arg <= '9') ? strtoull(arg, &end, 10) : 0;
+	if (*arg < '0' || *arg > '9' || *end || errno || v < lo || v > hi) {
+		fprintf(stderr, "amx-bench: %s wants a number from %lu to %lu, "
+			"not '%s'\n", opt, lo, hi, arg);
+		exit(2);
+	}
+	return (unsigned long)v;
+}
+
 static void usage(FILE *f, int status)
 {
 	fprintf(f, "usage: amx-bench [--quick] [--max N] [--reps N] "
@@ -650,9 +670,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--quick"))
 			o.quick = 1;
 		else if (!strcmp(argv[i], "--max") && i + 1 < argc)
-			o.max = strtoul(argv[++i], NULL, 0);
+			o.max = parse_num("--max", argv[++i], 16, 65536);
 		else if (!strcmp(argv[i], "--reps") && i + 1 < argc)
-			o.reps = atoi(argv[++i]);
+			o.reps = (int)parse_num("--reps", argv[++i], 1, 1000000);
 		else if (!strcmp(argv[i], "--csv") && i + 1 < argc)
 			o.csv = argv[++i];
 		else if (!strcmp(argv[i], "--png") && i + 1 < argc)
@@ -660,7 +680,8 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
 			o.shapes = argv[++i];
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-			o.threads = (unsigned int)strtoul(argv[++i], NULL, 0);
+			o.threads = (unsigned int)parse_num("--threads", argv[++i],
+							    1, 256);
 		else
 			usage(stderr, 2);
 	}
