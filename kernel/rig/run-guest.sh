@@ -13,7 +13,8 @@
 # with cwd /t. The kernel selftests built by build-kernel.sh (x86/amx,
 # sigaltstack/sas, x86/amx_exec, x86/amx_status, x86/amx_alloc,
 # x86/amx_status_race) are always
-# run first.
+# run first, and rig-failslab_restore (failslab-restore.sh: amx_alloc
+# killed while its fault injection is armed leaves failslab as it was).
 #
 # --kernel DIR boots DIR/bzImage instead of build-kernel.sh's kernel and
 # runs those of the selftests above that DIR/selftests/ holds (a kernel
@@ -266,6 +267,11 @@ if [ $SELFTESTS = 1 ]; then
 	add_selftest kselftest-x86-amx_exec "$KOUT/selftests/amx_exec" "${abound[@]}"
 	add_selftest kselftest-x86-amx_status "$KOUT/selftests/amx_status" "${abound[@]}"
 	add_selftest kselftest-x86-amx_alloc "$KOUT/selftests/amx_alloc" "${abound[@]}"
+	# amx_alloc killed while its fault injection is armed restores it
+	if [ -f "$ROOT/t/kselftest-x86-amx_alloc" ]; then
+		add_test rig-failslab_restore "$HERE/failslab-restore.sh" \
+			kselftest-x86-amx_alloc
+	fi
 	add_selftest kselftest-x86-amx_status_race "$KOUT/selftests/amx_status_race"
 fi
 if [ -n "$MANIFEST" ]; then
