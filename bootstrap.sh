@@ -82,7 +82,9 @@ run_test() {
 	install_packages $pkgs_build $pkgs_bench $pkgs_check $pkgs_guest
 	say "building libamx"
 	configure_build build
-	say "native tests"
+	# includes label amxrun: the AMX tests again under tools/amx-run, whose
+	# emulator the amxrun.qemu test builds (kernel/qemu/build.sh, cached)
+	say "native tests, and the AMX ones under amx-run"
 	(cd build && ctest --output-on-failure -j "$jobs" -LE "guest|memcheck")
 	say "valgrind memcheck: argument checks, portable C path, thread pool"
 	(cd build && ctest --output-on-failure -j "$jobs" -L memcheck)

@@ -18,6 +18,48 @@
 # amx_add_test_command(NAME <name> COMMAND <cmd...> [LABELS ...]) adds a
 # test that is not one of our programs (scripts, consumer builds).
 
+# Every NEEDS_AMX test and example also runs under tools/amx-run, the
+# user-mode emulator of our patched QEMU (label amxrun): so a machine
+# without AMX runs them instead of skipping them.  There a skip (exit 4)
+# is a failure: under amx-run AMX must be there.  The fixture test
+# amxrun.qemu builds (or finds cached) the emulator with
+# kernel/qemu/build.sh; amxrun-emulator.sh runs amx-run with the
+# qemu-x86_64 it made.  Not in sanitizer builds (ASan's shadow memory
+# does not fit QEMU's user-mode address space) nor for the guest.
+if(AMX_SANITIZE OR AMX_GUEST)
+  set(_amx_run_default OFF)
+else()
+  set(_amx_run_default ON)
+endif()
+option(AMX_RUN_TESTS "Run the AMX tests under amx-run too (label amxrun)" ${_amx_run_default})
+if(AMX_RUN_TESTS)
+  set(AMX_RUN_EMULATOR ${CMAKE_BINARY_DIR}/amxrun-emulator.sh)
+  file(WRITE ${AMX_RUN_EMULATOR}
+"#!/bin/sh
+# amx-run with the qemu-x86_64 that the amxrun.qemu test built (CMake-generated)
+q=$(tail -n 1 '${CMAKE_BINARY_DIR}/amxrun-qemu.txt' 2>/dev/null)
+[ -n \"$q\" ] && q=$(dirname \"$q\")/qemu-x86_64
+exec sh '${PROJECT_SOURCE_DIR}/tools/amx-run' \${q:+--qemu \"$q\"} \"$@\"
+")
+  file(CHMOD ${AMX_RUN_EMULATOR} PERMISSIONS OWNER_READ OWNER_WRITE OWNER_EXECUTE
+       GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
+  add_test(NAME amxrun.qemu COMMAND sh -c
+           "'${PROJECT_SOURCE_DIR}/kernel/qemu/build.sh' > '${CMAKE_BINARY_DIR}/amxrun-qemu.txt'")
+  set_tests_properties(amxrun.qemu PROPERTIES LABELS amxrun TIMEOUT 3600
+                       FIXTURES_SETUP amxrun_qemu RESOURCE_LOCK amx_qemu_build)
+endif()
+
+# amx__amxrun_test(<name> <target> <args...>): <name> again as amxrun.<name>
+function(amx__amxrun_test name target)
+  if(NOT AMX_RUN_TESTS)
+    return()
+  endif()
+  add_test(NAME amxrun.${name} COMMAND ${AMX_RUN_EMULATOR} $<TARGET_FILE:${target}> ${ARGN})
+  # Emulated code is 10-100x slower: the programs' own bound grows too.
+  set_tests_properties(amxrun.${name} PROPERTIES LABELS amxrun TIMEOUT 900
+                       FIXTURES_REQUIRED amxrun_qemu ENVIRONMENT AMX_TEST_ALARM=800)
+endfunction()
+
 set_property(GLOBAL PROPERTY AMX_GUEST_MANIFEST "")
 set_property(GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY "")
 set_property(GLOBAL PROPERTY AMX_GUEST_NEEDS_AMX "")
@@ -71,6 +113,9 @@ function(amx_add_test)
   endif()
   set_tests_properties(${T_NAME} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 120
                        LABELS "${_labels}")
+  if(T_NEEDS_AMX)
+    amx__amxrun_test(${T_NAME} ${_target} ${T_ARGS})
+  endif()
   if(NOT T_NO_GUEST)
     amx__guest_list(${T_NAME} ${_target} "${T_ARGS}" "${T_GUEST_DEFAULT_ONLY}"
                     "${T_NEEDS_AMX}")
@@ -87,6 +132,9 @@ function(amx_example_test name target)
   endif()
   set_tests_properties(example.${name} PROPERTIES SKIP_RETURN_CODE 4 TIMEOUT 120
                        LABELS "${_labels}")
+  if(E_NEEDS_AMX)
+    amx__amxrun_test(example.${name} ${target} ${E_ARGS})
+  endif()
   if(NOT E_NO_GUEST)
     amx__guest_list(example.${name} ${target} "${E_ARGS}" "${E_GUEST_DEFAULT_ONLY}"
                     "${E_NEEDS_AMX}")

@@ -1,11 +1,15 @@
 #!/bin/bash
-# Build Debian 12's QEMU with the libamx TCG AMX/XFD/XSAVEC/XSAVES patches.
+# Build Debian 12's QEMU with the libamx TCG AMX/XFD/XSAVEC/XSAVES patches:
+# the system emulator for the guest rig and the user-mode emulator that
+# amx-run(1) runs AMX programs with, from one configure.
 #
 # Usage (as root): kernel/qemu/build.sh
 #
 # Idempotent.  Progress goes to stderr; on success the LAST line on stdout is
 # the absolute path of the patched qemu-system-x86_64, cached in
 #   $AMX_CACHE/qemu-<hash>/qemu-system-x86_64
+# with the user-mode emulator beside it:
+#   $AMX_CACHE/qemu-<hash>/qemu-x86_64
 # where <hash> covers the Debian source version, the configure flags, the
 # patch series and the build steps of this script, so a warm run returns in
 # seconds.  The deb-src entries "apt-get source" needs are derived from
@@ -27,9 +31,9 @@ JOBS=$AMX_JOBS
 PATCHDIR=$HERE/patches
 BUILD_DEPS="dpkg-dev gcc make patch xz-utils python3 meson ninja-build
             pkg-config libglib2.0-dev libpixman-1-dev libfdt-dev zlib1g-dev"
-CONFIGURE_FLAGS=(--target-list=x86_64-softmmu --disable-docs --disable-werror
-                 --without-default-features --disable-user --enable-tcg
-                 --enable-fdt=system --disable-install-blobs)
+CONFIGURE_FLAGS=(--target-list=x86_64-softmmu,x86_64-linux-user
+                 --disable-docs --disable-werror --without-default-features
+                 --enable-tcg --enable-fdt=system --disable-install-blobs)
 
 exec 3>&1 1>&2          # stdout is reserved for the final path
 say() { amx_log "$@"; }
@@ -51,8 +55,13 @@ key=$( {
 } | sha256sum | cut -c1-16) || die "cannot read the patch series"
 OUT=$CACHE/qemu-$key
 BIN=$OUT/qemu-system-x86_64
+UBIN=$OUT/qemu-x86_64
+built() {
+    [ -x "$BIN" ] && "$BIN" --version >/dev/null 2>&1 &&
+        [ -x "$UBIN" ] && "$UBIN" --version >/dev/null 2>&1
+}
 
-if [ -x "$BIN" ] && "$BIN" --version >/dev/null 2>&1; then
+if built; then
     say "cached: $BIN"
     echo "$BIN" >&3
     exit 0
@@ -63,7 +72,7 @@ mkdir -p "$CACHE"
 exec 9>"$CACHE/.qemu-build.lock"
 flock 9
 # Another build.sh may have finished while we waited for the lock.
-if [ -x "$BIN" ] && "$BIN" --version >/dev/null 2>&1; then
+if built; then
     echo "$BIN" >&3
     exit 0
 fi
@@ -160,12 +169,14 @@ if [ ! -f "$B/build.ninja" ]; then
     (cd "$B" && ../configure "${CONFIGURE_FLAGS[@]}") >&2 || die "configure failed"
 fi
 say "building with ninja -j$JOBS (takes a while)"
-ninja -C "$B" -j"$JOBS" qemu-system-x86_64 >&2 || die "ninja failed"
+ninja -C "$B" -j"$JOBS" qemu-system-x86_64 qemu-x86_64 >&2 || die "ninja failed"
 
 mkdir -p "$OUT"
-cp "$B/qemu-system-x86_64" "$OUT/.qemu-system-x86_64.tmp"
-mv -f "$OUT/.qemu-system-x86_64.tmp" "$BIN"
-"$BIN" --version >/dev/null || die "built binary does not run"
+for b in qemu-x86_64 qemu-system-x86_64; do
+    cp "$B/$b" "$OUT/.$b.tmp"
+    mv -f "$OUT/.$b.tmp" "$OUT/$b"
+    "$OUT/$b" --version >/dev/null || die "built binary $b does not run"
+done
 cat > "$OUT/BUILDINFO" <<EOF
 source: $QEMU_SRC_PKG $QEMU_VERSION
 patches: $(grep -v '^#' "$PATCHDIR/series" | tr '\n' ' ')

@@ -52,6 +52,21 @@ cmake)
 	cmake --build "$work/build" >"$work/build.log"
 	LD_LIBRARY_PATH=$libdir "$work/build/consumer"
 	"$work/build/consumer_static"
+	# the installed amx-run as CMAKE_CROSSCOMPILING_EMULATOR: the
+	# consumer's ctest gets AMX on any machine (where an emulator exists)
+	if "$prefix/bin/amx-run" --print-qemu >/dev/null 2>&1; then
+		cmake -S "$here/cmake" -B "$work/build-emu" -DCMAKE_PREFIX_PATH="$prefix" \
+			-DAMX_CONSUMER_CBLAS=$cblas \
+			-DCMAKE_CROSSCOMPILING_EMULATOR="$prefix/bin/amx-run" >"$work/configure-emu.log"
+		cmake --build "$work/build-emu" >"$work/build-emu.log"
+		(cd "$work/build-emu" && ctest --output-on-failure -V) | grep -q 'amx-run' || {
+			echo "FAIL: ctest did not run the consumer through amx-run"
+			exit 1
+		}
+		(cd "$work/build-emu" && ctest --output-on-failure)
+	else
+		echo "no qemu-x86_64 for amx-run here: its CMAKE_CROSSCOMPILING_EMULATOR check not run"
+	fi
 	if [ $cblas = ON ]; then
 		LD_LIBRARY_PATH=$libdir "$work/build/consumer_cblas"
 		"$work/build/consumer_cblas_static"
