@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Build Debian 12's QEMU with the libamx TCG AMX/XFD/XSAVEC/XSAVES patches:
 # the system emulator for the guest rig and the user-mode emulator that
 # amx-run(1) runs AMX programs with, from one configure.

@@ -1,4 +1,5 @@
 #!/bin/bash
+# SPDX-License-Identifier: MIT
 # Print deb-src entries (deb822) for every binary source apt is configured
 # with, so that "apt-get source" can fetch from the same mirrors and suites.
 #

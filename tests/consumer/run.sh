@@ -35,7 +35,7 @@ esac
 # the installed tools run from the prefix as they are (their RPATH), with
 # no LD_LIBRARY_PATH or ldconfig step: 0 or 1 (AMX usable or not), never
 # the loader's 127
-for tool in amx-info amx-tune amx-bench; do
+for tool in amx-info amx-tune amx-bench amx-run; do
 	[ -x "$prefix/bin/$tool" ] || continue
 	rc=0
 	out=$(env -u LD_LIBRARY_PATH "$prefix/bin/$tool" --help 2>&1) || rc=$?
