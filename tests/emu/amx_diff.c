@@ -249,7 +249,7 @@ static char why[256];
 /* Compare the whole tile state (cfg via STTILECFG, data via XSAVE).  */
 static int check_state(void)
 {
-	struct cfg hc;
+	struct tmodel_cfg hc;
 	uint8_t want[64];
 	uint64_t bv;
 	int t, r, c;
@@ -345,7 +345,7 @@ static void on_usr1(int sig, siginfo_t *si, void *uc_)
 static uint8_t *mem; /* source/destination arena */
 #define MEM_SIZE (64 * 1024)
 
-static void random_cfg(struct cfg *c, int *main_tr, int *main_bf)
+static void random_cfg(struct tmodel_cfg *c, int *main_tr, int *main_bf)
 {
 	int t, tr = rndn(NTRIPLES), d, a, b, M, N, K;
 
@@ -381,7 +381,7 @@ static void random_cfg(struct cfg *c, int *main_tr, int *main_bf)
 
 static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 {
-	struct cfg c;
+	struct tmodel_cfg c;
 	int tr, bf, i, t;
 	int counts[16] = { 0 };
 
@@ -659,7 +659,7 @@ static int in_child(void (*fn)(void), int *code)
 	return WIFSIGNALED(status) ? WTERMSIG(status) : -1;
 }
 
-static struct cfg fcfg, good;
+static struct tmodel_cfg fcfg, good;
 static int ftile;
 
 static void do_ldtilecfg(void)
@@ -681,7 +681,7 @@ static void do_tilezero(void)
 /* tmm0 += tmm1 * tmm2 under fcfg, in one process: the config is live. */
 static void do_tdp(void)
 {
-	struct cfg out;
+	struct tmodel_cfg out;
 
 	hw_ldtilecfg(&fcfg);
 	hw_sttilecfg(&out);
@@ -819,7 +819,7 @@ static void exception_checks(void)
 
 static void fixed_checks(void)
 {
-	struct cfg c, out;
+	struct tmodel_cfg c, out;
 	uint64_t inuse;
 	int ok;
 
@@ -943,7 +943,7 @@ static double bench_op(int what)
 static int bench(void)
 {
 	static uint8_t buf[16 * 64];
-	struct cfg c;
+	struct tmodel_cfg c;
 	int t;
 
 	emu_cfg_all(&c, 16, 64);

@@ -53,7 +53,7 @@ int main(int argc, char **argv)
 	double secs = argc > 1 ? atof(argv[1]) : 8.0, t0;
 	unsigned int a, b, c, d, t, r, i;
 	unsigned long loops = 0;
-	struct cfg cfg;
+	struct tmodel_cfg cfg;
 	int bad;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);

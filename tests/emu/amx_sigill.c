@@ -48,7 +48,7 @@ static void on_sigill(int sig, siginfo_t *si, void *uc)
 /* Returns the stage that raised SIGILL, or -1 if all ran.  */
 static int run_amx(int32_t *out)
 {
-	static struct cfg c;
+	static struct tmodel_cfg c;
 	static int8_t a[4][16], b[4][16];
 	int i, j;
 

@@ -10,6 +10,8 @@
 
 #include <stdint.h>
 
+#include "../amx_model.h"
+
 #ifndef ARCH_GET_XCOMP_SUPP
 #define ARCH_GET_XCOMP_SUPP	0x1021
 #endif
@@ -21,20 +23,13 @@
 #endif
 #define XFEATURE_XTILEDATA	18
 
-/* the tile configuration memory image (palette 1) */
-struct cfg {
-	uint8_t palette, start_row;
-	uint8_t rsvd[14];
-	uint16_t colsb[16];
-	uint8_t rows[16];
-} __attribute__((packed));
-
-_Static_assert(sizeof(struct cfg) == 64, "LDTILECFG image is 64 bytes");
+/* the tile configuration memory image (palette 1): tests/amx_model.h */
 
 /* palette 1 with all 8 tiles @rows x @colsb bytes, the rest zero */
-static inline void emu_cfg_all(struct cfg *c, uint8_t rows, uint16_t colsb)
+static inline void emu_cfg_all(struct tmodel_cfg *c, uint8_t rows,
+			       uint16_t colsb)
 {
-	*c = (struct cfg){ .palette = 1 };
+	*c = (struct tmodel_cfg){ .palette = 1 };
 	for (int t = 0; t < 8; t++) {
 		c->rows[t] = rows;
 		c->colsb[t] = colsb;

@@ -454,9 +454,9 @@ static void expect(int got, int want, const char *what)
 	tap_ok(got == want, "%s: %s (silicon: %s)", what, outcome(got), outcome(want));
 }
 
-static struct cfg mkcfg(int rows0, int colsb0)
+static struct tmodel_cfg mkcfg(int rows0, int colsb0)
 {
-	struct cfg c;
+	struct tmodel_cfg c;
 
 	memset(&c, 0, sizeof(c));
 	c.palette = 1;
@@ -470,7 +470,7 @@ static uint8_t xa[16384] __attribute__((aligned(64)));
 static unsigned int cfg_off, data_off;
 
 /* XRSTOR a configuration and tile data with every byte @fill. */
-static int xrstor_state(const struct cfg *c, uint8_t fill)
+static int xrstor_state(const struct tmodel_cfg *c, uint8_t fill)
 {
 	uint64_t bv = XTILE_BITS;
 
@@ -509,7 +509,7 @@ static uint8_t mem[64 * 17];	/* row r (stride 64) holds 0x11 + r */
 
 static int run_bf16(const struct bf16_vec *v, uint32_t *out)
 {
-	struct cfg c = mkcfg(1, 4);
+	struct tmodel_cfg c = mkcfg(1, 4);
 	uint32_t cin = v->c;
 	int o = 0;
 
@@ -566,7 +566,7 @@ static void check_int8(void)
 		const struct int8_vec *v = &int8_vecs[i];
 		uint8_t a[64], b[64];
 		uint32_t cin = v->c, out = 0xdeadbeef;
-		struct cfg c = mkcfg(1, 4);
+		struct tmodel_cfg c = mkcfg(1, 4);
 		int o = 0;
 
 		for (j = 0; j < 64; j++) {
@@ -599,7 +599,7 @@ static void check_colsb(void)
 
 	for (i = 0; i < sizeof(colsb_vecs) / sizeof(colsb_vecs[0]); i++) {
 		const struct colsb_vec *v = &colsb_vecs[i];
-		struct cfg c = mkcfg(v->rows, v->colsb);
+		struct tmodel_cfg c = mkcfg(v->rows, v->colsb);
 		int ld, st, tz;
 
 		ldtilecfg(&c);
@@ -619,7 +619,7 @@ static void check_colsb(void)
 static void check_unconfigured(void)
 {
 	static uint8_t buf[64 * 16];
-	struct cfg c = mkcfg(4, 16);
+	struct tmodel_cfg c = mkcfg(4, 16);
 
 	tilerelease();
 	tap_ok(tilezero0() == UD, "tilezero with no configuration: #UD");
@@ -640,7 +640,7 @@ static void check_unconfigured(void)
  */
 static void check_xfd(void)
 {
-	struct cfg c = mkcfg(2, 8), c3, out;
+	struct tmodel_cfg c = mkcfg(2, 8), c3, out;
 	uint64_t bv;
 	int o;
 
@@ -721,7 +721,7 @@ static void check_ldtilecfg(void)
 	};
 	static uint8_t buf[128] __attribute__((aligned(64)));
 	unsigned int k;
-	struct cfg c, out;
+	struct tmodel_cfg c, out;
 	int o, o2;
 
 	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
@@ -781,7 +781,7 @@ static void check_xrstor_tilecfg(void)
 		{ "start_row 0x80", 1, 0x80,		1, 0x80, -1, -1 },
 	};
 	unsigned int k;
-	struct cfg c, out;
+	struct tmodel_cfg c, out;
 	int o, ld;
 
 	for (k = 0; k < sizeof(v) / sizeof(v[0]); k++) {
@@ -832,7 +832,7 @@ static int byte_00(int r) { (void)r; return 0; }
 static void check_partial(void)
 {
 	static uint8_t dst[64 * 17];
-	struct cfg c, out;
+	struct tmodel_cfg c, out;
 	int o, r, ok;
 
 	/* rows 3, colsb 12 over 0xaa: rows 0-2 get 12 bytes, the rest zero */
@@ -944,7 +944,7 @@ static void check_shapes(void)
 		{ "colsb[a] 6, rows[b] 1", 2, 8, 2, 6, 1, 8, 0 },
 	};
 	unsigned int k;
-	struct cfg c;
+	struct tmodel_cfg c;
 	int o1, o2;
 
 	for (k = 0; k < sizeof(s) / sizeof(s[0]); k++) {
@@ -973,7 +973,7 @@ static void check_shapes(void)
 
 static void check_tilerelease(void)
 {
-	struct cfg c = mkcfg(3, 12), out;
+	struct tmodel_cfg c = mkcfg(3, 12), out;
 	uint64_t before, after, bv;
 	int o;
 

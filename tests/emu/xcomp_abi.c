@@ -75,7 +75,7 @@ static void cpu_name(char *buf, size_t len)
 	snprintf(buf, len, "%s/%s", v, brand);
 }
 
-static struct cfg tcfg;
+static struct tmodel_cfg tcfg;
 static uint8_t tile_in[16][64], tile_out[16][64];
 
 static void tiles_load(void)
