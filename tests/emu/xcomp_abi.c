@@ -162,6 +162,7 @@ int main(int argc, char **argv)
 	       "a 4 KiB sigaltstack: -ENOSPC, nothing granted (%ld)", ret);
 	ss.ss_flags = SS_DISABLE;
 	sigaltstack(&ss, NULL);
+	free(ss.ss_sp);
 
 	sa.sa_sigaction = on_usr1;
 	sa.sa_flags = SA_SIGINFO;
@@ -237,5 +238,8 @@ int main(int argc, char **argv)
 	ss.ss_size = 4096;
 	tap_ok(sigaltstack(&ss, NULL) == -1 && errno == ENOMEM,
 	       "a 4 KiB sigaltstack is refused once AMX is permitted (ENOMEM)");
+	ss.ss_flags = SS_DISABLE;
+	sigaltstack(&ss, NULL);
+	free(ss.ss_sp);
 	return tap_finish();
 }
