@@ -9,6 +9,9 @@ foreach(_path avx512 c)
   amx_add_test(NAME gemm_int8.${_path} TARGET test_gemm_int8
 	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_int8.c ARGS ${_path}
 	LABELS gemm GUEST_DEFAULT_ONLY)
+  amx_add_test(NAME gemm_f16.${_path} TARGET test_gemm_f16
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_f16.c ARGS ${_path}
+	LABELS gemm GUEST_DEFAULT_ONLY)
 endforeach()
 amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
 	LABELS gemm GUEST_DEFAULT_ONLY)
@@ -36,6 +39,7 @@ amx_add_test(NAME gemm_tile_state SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_tile_st
 # (the library they test keeps the build's flags)
 target_compile_options(test_gemm_bf16 PRIVATE -O2)
 target_compile_options(test_gemm_int8 PRIVATE -O2)
+target_compile_options(test_gemm_f16 PRIVATE -O2)
 # blocking: tuning file, AMX_GEMM_BLOCKS, odd blockings on every backend
 amx_add_test(NAME gemm_blocking SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_blocking.c
 	LABELS gemm GUEST_DEFAULT_ONLY)
