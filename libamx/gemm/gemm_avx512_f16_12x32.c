@@ -37,11 +37,13 @@ group(const size_t gr, size_t kp, const uint8_t *a, const size_t rs,
 
 	_Pragma("GCC unroll 6")
 	for (size_t i = 0; i < gr; i++)
+		_Pragma("GCC unroll 4")
 		for (int q = 0; q < 4; q++)
 			t[i][q] = _mm512_setzero_ps();
 	for (size_t p = 0; p < kp; p++) {
 		__m512 bq[4];
 
+		_Pragma("GCC unroll 4")
 		for (int q = 0; q < 4; q++)
 			bq[q] = _mm512_cvtph_ps(_mm256_load_si256(
 				(const __m256i *)(const void *)(b + 16 * q)));
@@ -51,6 +53,7 @@ group(const size_t gr, size_t kp, const uint8_t *a, const size_t rs,
 			__m512 av = _mm512_cvtph_ps(_mm256_set1_epi32(
 				(int)*(const u32_any *)(a + i * rs)));
 
+			_Pragma("GCC unroll 4")
 			for (int q = 0; q < 4; q++)
 				t[i][q] = _mm512_fmadd_ps(av, bq[q], t[i][q]);
 		}
