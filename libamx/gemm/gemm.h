@@ -359,6 +359,8 @@ AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_u8s8);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_bf16_direct);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_s8s8_direct);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_u8s8_direct);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_f16);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_f16_direct);
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);

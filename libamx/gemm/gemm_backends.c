@@ -118,14 +118,15 @@ const struct gemm_backend gemm_backend_amx = {
 	.id = AMX_GEMM_BACKEND_AMX,
 	.name = "amx",
 	.mr = GEMM_MR_AMX,
-	.ukr = { gemm_ukr_amx_bf16, gemm_ukr_amx_s8s8, gemm_ukr_amx_u8s8 },
+	.ukr = { gemm_ukr_amx_bf16, gemm_ukr_amx_s8s8, gemm_ukr_amx_u8s8,
+		 gemm_ukr_amx_f16 },
 	/*
 	 * A in place when K is whole tile rows and rows are line-aligned
 	 * (a row of a tile never spans two lines): the same lines as the
 	 * packed A, without the copy.  Not timed on silicon yet.
 	 */
 	.ukr_direct = { gemm_ukr_amx_bf16_direct, gemm_ukr_amx_s8s8_direct,
-			gemm_ukr_amx_u8s8_direct },
+			gemm_ukr_amx_u8s8_direct, gemm_ukr_amx_f16_direct },
 	.direct_kalign = 64,
 	.direct_align = 64,
 	.direct_whole_rows = 1,
