@@ -188,24 +188,18 @@ static void *alloc_mn(size_t m, size_t n, size_t esz)
 
 /* ---- bf16 x bf16 -> fp32 ---- */
 
-static void gemm_bf16(const char *fn, int layout, int transa, int transb,
-		      int m, int n, int k, float alpha, const uint16_t *a,
-		      int lda, const uint16_t *b, int ldb, float beta,
-		      float *c, int ldc)
+/* the product of arguments that passed the checks */
+static void gemm_bf16_run(const char *fn, int layout, int transa, int transb,
+			  int m, int n, int k, float alpha, const uint16_t *a,
+			  int lda, const uint16_t *b, int ldb, float beta,
+			  float *c, int ldc)
 {
 	void *abuf = NULL, *bbuf = NULL;
 	const void *ar, *br;
 	struct rowmajor r;
 	size_t lda_r, ldb_r, ldc_r = (size_t)ldc;
-	const char *why;
-	int pos, ret;
+	int ret;
 
-	pos = check_args(&bf16_pos, &why, layout, transa, transb, m, n, k, lda,
-			 ldb, ldc);
-	if (pos) {
-		param_error(fn, pos, why);
-		return;
-	}
 	if (!m || !n)
 		return;
 	to_rowmajor(&r, layout, transa, transb, m, n, k, a, lda, b, ldb);
@@ -258,6 +252,24 @@ out:
 		run_error(fn, ret);
 }
 
+static void gemm_bf16(const char *fn, int layout, int transa, int transb,
+		      int m, int n, int k, float alpha, const uint16_t *a,
+		      int lda, const uint16_t *b, int ldb, float beta,
+		      float *c, int ldc)
+{
+	const char *why;
+	int pos;
+
+	pos = check_args(&bf16_pos, &why, layout, transa, transb, m, n, k, lda,
+			 ldb, ldc);
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	gemm_bf16_run(fn, layout, transa, transb, m, n, k, alpha, a, lda, b,
+		      ldb, beta, c, ldc);
+}
+
 AMX_CBLAS_API void
 cblas_gemm_bf16bf16f32(const CBLAS_LAYOUT Layout,
 		       const CBLAS_TRANSPOSE transa,
@@ -307,16 +319,35 @@ static int32_t scale_i32(float alpha, int32_t s, float beta, int32_t c,
 	return sat_i32(d + off);
 }
 
-AMX_CBLAS_API void
-cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
-		   const CBLAS_TRANSPOSE transb, const CBLAS_OFFSET offsetc,
-		   const int m, const int n, const int k, const float alpha,
-		   const void *a, const int lda, const int8_t oa,
-		   const void *b, const int ldb, const int8_t ob,
-		   const float beta, int32_t *c, const int ldc,
-		   const int32_t *oc)
+/* check_args() and the offset arguments of the s8u8s32 functions */
+static int s8u8_check(const char **why, int layout, int transa, int transb,
+		      int offsetc, int m, int n, int k, int lda, int ldb,
+		      int ldc, const int32_t *oc)
 {
-	static const char fn[] = "cblas_gemm_s8u8s32";
+	int pos;
+
+	pos = check_args(&s8u8_pos, why, layout, transa, transb, m, n, k, lda,
+			 ldb, ldc);
+	/* offsetc comes between transb and m */
+	if ((!pos || pos > S8U8_POS_OFFSETC) && offsetc != CblasFixOffset &&
+	    offsetc != CblasRowOffset && offsetc != CblasColOffset) {
+		pos = S8U8_POS_OFFSETC;
+		*why = "not a CBLAS_OFFSET";
+	}
+	if (!pos && !oc && m && n) {
+		pos = S8U8_POS_OC;
+		*why = "NULL";
+	}
+	return pos;
+}
+
+/* the product of arguments that passed s8u8_check() */
+static void s8u8_run(const char *fn, int Layout, int transa, int transb,
+		     int offsetc, int m, int n, int k, float alpha,
+		     const void *a, int lda, int8_t oa, const void *b, int ldb,
+		     int8_t ob, float beta, int32_t *c, int ldc,
+		     const int32_t *oc)
+{
 	void *xbuf = NULL, *ybuf = NULL, *tbuf = NULL;
 	uint32_t *rx = NULL, *cy = NULL;
 	size_t ldx, ldy, ldc_r = (size_t)ldc;
@@ -326,26 +357,9 @@ cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 	int32_t xo, yo;		/* their offsets */
 	struct rowmajor r;
 	int row_vec, col_vec;	/* C_offset indexed by column j / row i */
-	const char *why;
-	int pos, ret = 0, exact;
+	int ret = 0, exact;
 	uint32_t kxy;
 
-	pos = check_args(&s8u8_pos, &why, Layout, transa, transb, m, n, k,
-			 lda, ldb, ldc);
-	/* offsetc comes between transb and m */
-	if ((!pos || pos > S8U8_POS_OFFSETC) && offsetc != CblasFixOffset &&
-	    offsetc != CblasRowOffset && offsetc != CblasColOffset) {
-		pos = S8U8_POS_OFFSETC;
-		why = "not a CBLAS_OFFSET";
-	}
-	if (!pos && !oc && m && n) {
-		pos = S8U8_POS_OC;
-		why = "NULL";
-	}
-	if (pos) {
-		param_error(fn, pos, why);
-		return;
-	}
 	if (!m || !n)
 		return;
 	to_rowmajor(&r, Layout, transa, transb, m, n, k, a, lda, b, ldb);
@@ -425,4 +439,27 @@ out:
 	free(cy);
 	if (ret)
 		run_error(fn, ret);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
+		   const CBLAS_TRANSPOSE transb, const CBLAS_OFFSET offsetc,
+		   const int m, const int n, const int k, const float alpha,
+		   const void *a, const int lda, const int8_t oa,
+		   const void *b, const int ldb, const int8_t ob,
+		   const float beta, int32_t *c, const int ldc,
+		   const int32_t *oc)
+{
+	static const char fn[] = "cblas_gemm_s8u8s32";
+	const char *why;
+	int pos;
+
+	pos = s8u8_check(&why, Layout, transa, transb, offsetc, m, n, k, lda,
+			 ldb, ldc, oc);
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	s8u8_run(fn, Layout, transa, transb, offsetc, m, n, k, alpha, a, lda,
+		 oa, b, ldb, ob, beta, c, ldc, oc);
 }
