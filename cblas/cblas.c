@@ -25,10 +25,11 @@
 /* argument positions (1-based, as in the C prototypes) for messages */
 struct arg_pos {
 	int layout, transa, transb, m, n, k, lda, ldb, ldc;
+	int a, b;		/* the operands (a packed one is checked) */
 };
 
-static const struct arg_pos bf16_pos = { 1, 2, 3, 4, 5, 6, 9, 11, 14 };
-static const struct arg_pos s8u8_pos = { 1, 2, 3, 5, 6, 7, 10, 13, 17 };
+static const struct arg_pos bf16_pos = { 1, 2, 3, 4, 5, 6, 9, 11, 14, 8, 10 };
+static const struct arg_pos s8u8_pos = { 1, 2, 3, 5, 6, 7, 10, 13, 17, 9, 12 };
 #define S8U8_POS_OFFSETC 4
 #define S8U8_POS_OC 18
 
@@ -462,4 +463,350 @@ cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 	}
 	s8u8_run(fn, Layout, transa, transb, offsetc, m, n, k, alpha, a, lda,
 		 oa, b, ldb, ob, beta, c, ldc, oc);
+}
+
+/* ---- MKL's packed operands: cblas_gemm_*_pack_get_size/_pack/_compute ---- */
+
+/*
+ * The packed form of op(X): a header, then op(X) stored the way the
+ * call's layout stores an untransposed matrix, with the smallest leading
+ * dimension (row-major: rows x cols, ld = cols; column-major: ld = rows).
+ * _compute() passes it on as that untransposed operand, so that every
+ * layout and transpose runs through the unpacked path above, and a
+ * packed B is exactly the row-major k x n B that libamx reads in place.
+ * Nothing in the buffer points anywhere: it may be copied, moved, written
+ * to a file and read back (on a machine of the same byte order).
+ */
+#define PACKED_MAGIC "amxcblP"	/* 8 bytes with the NUL */
+#define PACKED_VERSION 1u
+#define PACKED_HDR 64u		/* the data start 64 bytes in */
+
+enum packed_type {
+	PACKED_BF16 = 1,
+	PACKED_S8U8 = 2,
+};
+
+struct packed_hdr {
+	char magic[8];
+	uint32_t version;
+	uint32_t type;		/* enum packed_type */
+	int32_t layout;		/* CBLAS_LAYOUT of the pack */
+	int32_t ident;		/* CBLAS_IDENTIFIER */
+	int32_t rows, cols;	/* op(X): m x k (A) or k x n (B) */
+	uint8_t reserved[PACKED_HDR - 32];	/* 0 */
+};
+
+_Static_assert(sizeof(struct packed_hdr) == PACKED_HDR, "packed header");
+
+/* argument positions of cblas_gemm_*_pack_get_size() and _pack() */
+#define PGS_POS_IDENT 1
+#define PACK_POS_LAYOUT 1
+#define PACK_POS_IDENT 2
+#define PACK_POS_TRANS 3
+#define PACK_POS_LD 8
+#define PACK_POS_DEST 9
+
+static size_t packed_esz(enum packed_type type)
+{
+	return type == PACKED_BF16 ? 2 : 1;
+}
+
+/* op(X)'s shape for @ident; -1 for an identifier that is none */
+static int packed_shape(int ident, int m, int n, int k, int *rows, int *cols)
+{
+	if (ident == CblasAMatrix) {
+		*rows = m;
+		*cols = k;
+	} else if (ident == CblasBMatrix) {
+		*rows = k;
+		*cols = n;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+/* 1-based position of the first bad size argument (m, n, k at 2..4 of
+ * _pack_get_size(), 4..6 of _pack()), 0 if none */
+static int bad_mnk(int first, int m, int n, int k)
+{
+	if (m < 0)
+		return first;
+	if (n < 0)
+		return first + 1;
+	if (k < 0)
+		return first + 2;
+	return 0;
+}
+
+static size_t pack_get_size(const char *fn, enum packed_type type,
+			    int ident, int m, int n, int k)
+{
+	int rows, cols, pos;
+
+	if (packed_shape(ident, m, n, k, &rows, &cols)) {
+		param_error(fn, PGS_POS_IDENT, "not a CBLAS_IDENTIFIER");
+		return 0;
+	}
+	pos = bad_mnk(PGS_POS_IDENT + 1, m, n, k);
+	if (pos) {
+		param_error(fn, pos, "negative");
+		return 0;
+	}
+	/* at most 2^31 * 2^31 * 2 + 64: no overflow in a 64-bit size_t */
+	return PACKED_HDR + (size_t)rows * (size_t)cols * packed_esz(type);
+}
+
+static void pack(const char *fn, enum packed_type type, int layout,
+		 int ident, int trans, int m, int n, int k, const void *src,
+		 int ld, void *dest)
+{
+	size_t esz = packed_esz(type);
+	struct packed_hdr h;
+	int row = layout == CblasRowMajor, tr = trans != CblasNoTrans;
+	int rows = 0, cols = 0, need, pos = 0;
+	size_t lines, len;
+	const char *why = "";
+	char *d;
+
+	if (layout != CblasRowMajor && layout != CblasColMajor) {
+		pos = PACK_POS_LAYOUT;
+		why = "not a CBLAS_LAYOUT";
+	} else if (packed_shape(ident, m, n, k, &rows, &cols)) {
+		pos = PACK_POS_IDENT;
+		why = "not a CBLAS_IDENTIFIER";
+	} else if (!valid_trans(trans)) {
+		pos = PACK_POS_TRANS;
+		why = "not a CBLAS_TRANSPOSE";
+	} else if ((pos = bad_mnk(PACK_POS_TRANS + 1, m, n, k))) {
+		why = "negative";
+	} else {
+		/* src is stored rows x cols, or cols x rows when transposed */
+		need = row ? (tr ? rows : cols) : (tr ? cols : rows);
+		if (ld < max1(need)) {
+			pos = PACK_POS_LD;
+			why = "leading dimension too small";
+		} else if (!dest) {
+			pos = PACK_POS_DEST;
+			why = "NULL";
+		}
+	}
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+
+	memset(&h, 0, sizeof(h));
+	memcpy(h.magic, PACKED_MAGIC, sizeof(h.magic));
+	h.version = PACKED_VERSION;
+	h.type = type;
+	h.layout = layout;
+	h.ident = ident;
+	h.rows = rows;
+	h.cols = cols;
+	memcpy(dest, &h, sizeof(h));
+	d = (char *)dest + PACKED_HDR;
+
+	/*
+	 * op(X) stored untransposed in the call's layout: lines of @len
+	 * elements (rows when row-major, columns when column-major).  A
+	 * transposed src has them as its columns.
+	 */
+	lines = (size_t)(row ? rows : cols);
+	len = (size_t)(row ? cols : rows);
+	for (size_t l = 0; l < lines; l++) {
+		char *dl = d + l * len * esz;
+
+		if (!tr) {
+			memcpy(dl, (const char *)src + l * (size_t)ld * esz,
+			       len * esz);
+			continue;
+		}
+		for (size_t e = 0; e < len; e++)
+			memcpy(dl + e * esz,
+			       (const char *)src + (e * (size_t)ld + l) * esz,
+			       esz);
+	}
+}
+
+/*
+ * The data of a packed operand @p for a _compute() call: the pack must be
+ * ours, of @type, for operand @ident, made with @layout for op(X) of
+ * @rows x @cols.  0, or 1 with *why set.
+ */
+static int packed_operand(enum packed_type type, int layout, int ident,
+			  int rows, int cols, const void *p, const void **data,
+			  int *ld, const char **why)
+{
+	struct packed_hdr h;
+
+	*why = "NULL";
+	if (!p)
+		return 1;
+	memcpy(&h, p, sizeof(h));
+	*why = "not a packed matrix of libamx_cblas";
+	if (memcmp(h.magic, PACKED_MAGIC, sizeof(h.magic)) ||
+	    h.version != PACKED_VERSION)
+		return 1;
+	*why = "packed by the other element type's _pack()";
+	if (h.type != (uint32_t)type)
+		return 1;
+	*why = "packed as the other operand";
+	if (h.ident != ident)
+		return 1;
+	*why = "packed with the other layout";
+	if (h.layout != layout)
+		return 1;
+	*why = "packed for other dimensions";
+	if (h.rows != rows || h.cols != cols)
+		return 1;
+	*data = (const char *)p + PACKED_HDR;
+	*ld = max1(layout == CblasRowMajor ? cols : rows);
+	return 0;
+}
+
+/*
+ * The operands of a _compute() call that passed the other checks, a
+ * packed one (transa/transb CblasPacked) replaced by its data, stored
+ * untransposed.  The position of the bad one (a before b) goes into
+ * *pos unless an earlier argument is already named there.
+ */
+struct compute_ops {
+	int ta, tb;		/* transa, transb with CblasPacked resolved */
+	int lda, ldb;
+	const void *a, *b;
+};
+
+static void compute_resolve(enum packed_type type, const struct arg_pos *ap,
+			    int layout, int m, int n, int k,
+			    struct compute_ops *o, int *pos, const char **why)
+{
+	/* an earlier argument named (layout, transposes, sizes: all before
+	 * a) stops here; a later one (ld, C) is replaced */
+	const char *w;
+
+	if (o->ta == CblasPacked && (!*pos || *pos > ap->a)) {
+		if (packed_operand(type, layout, CblasAMatrix, m, k, o->a,
+				   &o->a, &o->lda, &w)) {
+			*pos = ap->a;
+			*why = w;
+		}
+	}
+	if (o->tb == CblasPacked && (!*pos || *pos > ap->b)) {
+		if (packed_operand(type, layout, CblasBMatrix, k, n, o->b,
+				   &o->b, &o->ldb, &w)) {
+			*pos = ap->b;
+			*why = w;
+		}
+	}
+	if (o->ta == CblasPacked)
+		o->ta = CblasNoTrans;
+	if (o->tb == CblasPacked)
+		o->tb = CblasNoTrans;
+}
+
+/*
+ * transa/transb as check_args() sees them: CblasPacked passes as
+ * CblasNoTrans, with a leading dimension that passes (it is ignored).
+ */
+static void compute_args(int transa, int transb, int lda, int ldb,
+			 int *ta, int *tb, int *la, int *lb)
+{
+	*ta = transa == CblasPacked ? CblasNoTrans : transa;
+	*tb = transb == CblasPacked ? CblasNoTrans : transb;
+	*la = transa == CblasPacked ? INT32_MAX : lda;
+	*lb = transb == CblasPacked ? INT32_MAX : ldb;
+}
+
+AMX_CBLAS_API size_t
+cblas_gemm_bf16bf16f32_pack_get_size(const CBLAS_IDENTIFIER identifier,
+				     const int m, const int n, const int k)
+{
+	return pack_get_size("cblas_gemm_bf16bf16f32_pack_get_size",
+			     PACKED_BF16, identifier, m, n, k);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_bf16bf16f32_pack(const CBLAS_LAYOUT Layout,
+			    const CBLAS_IDENTIFIER identifier,
+			    const CBLAS_TRANSPOSE trans, const int m,
+			    const int n, const int k, const uint16_t *src,
+			    const int ld, uint16_t *dest)
+{
+	pack("cblas_gemm_bf16bf16f32_pack", PACKED_BF16, Layout, identifier,
+	     trans, m, n, k, src, ld, dest);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_bf16bf16f32_compute(const CBLAS_LAYOUT Layout, const int transa,
+			       const int transb, const int m, const int n,
+			       const int k, const float alpha,
+			       const uint16_t *a, const int lda,
+			       const uint16_t *b, const int ldb,
+			       const float beta, float *c, const int ldc)
+{
+	static const char fn[] = "cblas_gemm_bf16bf16f32_compute";
+	struct compute_ops o = { .ta = transa, .tb = transb, .a = a, .b = b,
+				 .lda = lda, .ldb = ldb };
+	int ta, tb, la, lb, pos;
+	const char *why;
+
+	compute_args(transa, transb, lda, ldb, &ta, &tb, &la, &lb);
+	pos = check_args(&bf16_pos, &why, Layout, ta, tb, m, n, k, la, lb,
+			 ldc);
+	compute_resolve(PACKED_BF16, &bf16_pos, Layout, m, n, k, &o, &pos,
+			&why);
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	gemm_bf16_run(fn, Layout, o.ta, o.tb, m, n, k, alpha, o.a, o.lda, o.b,
+		      o.ldb, beta, c, ldc);
+}
+
+AMX_CBLAS_API size_t
+cblas_gemm_s8u8s32_pack_get_size(const CBLAS_IDENTIFIER identifier,
+				 const int m, const int n, const int k)
+{
+	return pack_get_size("cblas_gemm_s8u8s32_pack_get_size", PACKED_S8U8,
+			     identifier, m, n, k);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_s8u8s32_pack(const CBLAS_LAYOUT Layout,
+			const CBLAS_IDENTIFIER identifier,
+			const CBLAS_TRANSPOSE trans, const int m, const int n,
+			const int k, const void *src, const int ld,
+			void *dest)
+{
+	pack("cblas_gemm_s8u8s32_pack", PACKED_S8U8, Layout, identifier,
+	     trans, m, n, k, src, ld, dest);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_s8u8s32_compute(const CBLAS_LAYOUT Layout, const int transa,
+			   const int transb, const CBLAS_OFFSET offsetc,
+			   const int m, const int n, const int k,
+			   const float alpha, const void *a, const int lda,
+			   const int8_t oa, const void *b, const int ldb,
+			   const int8_t ob, const float beta, int32_t *c,
+			   const int ldc, const int32_t *oc)
+{
+	static const char fn[] = "cblas_gemm_s8u8s32_compute";
+	struct compute_ops o = { .ta = transa, .tb = transb, .a = a, .b = b,
+				 .lda = lda, .ldb = ldb };
+	int ta, tb, la, lb, pos;
+	const char *why;
+
+	compute_args(transa, transb, lda, ldb, &ta, &tb, &la, &lb);
+	pos = s8u8_check(&why, Layout, ta, tb, offsetc, m, n, k, la, lb, ldc,
+			 oc);
+	compute_resolve(PACKED_S8U8, &s8u8_pos, Layout, m, n, k, &o, &pos,
+			&why);
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	s8u8_run(fn, Layout, o.ta, o.tb, offsetc, m, n, k, alpha, o.a, o.lda,
+		 oa, o.b, o.ldb, ob, beta, c, ldc, oc);
 }
