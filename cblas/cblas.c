@@ -810,3 +810,126 @@ cblas_gemm_s8u8s32_compute(const CBLAS_LAYOUT Layout, const int transa,
 	s8u8_run(fn, Layout, o.ta, o.tb, offsetc, m, n, k, alpha, o.a, o.lda,
 		 oa, o.b, o.ldb, ob, beta, c, ldc, oc);
 }
+
+/* ---- bf16 matrix-vector product (OpenBLAS's cblas_sbgemv) ---- */
+
+/* argument positions of cblas_sbgemv() */
+#define GEMV_POS_ORDER 1
+#define GEMV_POS_TRANS 2
+#define GEMV_POS_M 3
+#define GEMV_POS_N 4
+#define GEMV_POS_LDA 7
+#define GEMV_POS_INCX 9
+#define GEMV_POS_INCY 12
+
+/* element i of a BLAS vector of @len elements at stride @inc */
+static size_t vec_at(size_t i, size_t len, int inc)
+{
+	return inc > 0 ? i * (size_t)inc : (len - 1 - i) * (size_t)-(long)inc;
+}
+
+/*
+ * The array of A read as a row-major matrix R (rows x cols, ld lda) is A
+ * itself (row-major) or A^T (column-major), so op(A) x is either R x or
+ * R^T x.  Both are one libamx GEMM with R in place as a row-major operand:
+ * R x is C[rows x 1] = R * x (N = 1), R^T x is C[1 x cols] = x^T * R
+ * (M = 1, the small-M path libamx streams B through).  A strided or
+ * backwards x is gathered first; y is written directly when it is
+ * contiguous and alpha = 1, beta 0 or 1, else through scratch.
+ */
+AMX_CBLAS_API void
+cblas_sbgemv(const CBLAS_LAYOUT order, const CBLAS_TRANSPOSE trans,
+	     const int m, const int n, const float alpha, const uint16_t *a,
+	     const int lda, const uint16_t *x, const int incx,
+	     const float beta, float *y, const int incy)
+{
+	static const char fn[] = "cblas_sbgemv";
+	int row = order == CblasRowMajor, tr = trans != CblasNoTrans;
+	const char *why = "";
+	int pos = 0, ret = 0, direct, rx;
+	size_t rows, cols, lenx, leny;
+	uint16_t *xbuf = NULL;
+	float *t = NULL, *out;
+	const uint16_t *xv;
+
+	if (order != CblasRowMajor && order != CblasColMajor) {
+		pos = GEMV_POS_ORDER;
+		why = "not a CBLAS_LAYOUT";
+	} else if (!valid_trans(trans)) {
+		pos = GEMV_POS_TRANS;
+		why = "not a CBLAS_TRANSPOSE";
+	} else if (m < 0 || n < 0) {
+		pos = m < 0 ? GEMV_POS_M : GEMV_POS_N;
+		why = "negative";
+	} else if (lda < max1(row ? n : m)) {
+		pos = GEMV_POS_LDA;
+		why = "leading dimension too small";
+	} else if (!incx || !incy) {
+		pos = !incx ? GEMV_POS_INCX : GEMV_POS_INCY;
+		why = "zero";
+	}
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	/* BLAS: nothing at all for an empty A, even with y not empty */
+	if (!m || !n)
+		return;
+	rows = (size_t)(row ? m : n);
+	cols = (size_t)(row ? n : m);
+	lenx = (size_t)(tr ? m : n);
+	leny = (size_t)(tr ? n : m);
+	rx = row != tr;		/* op(A) x = R x; else R^T x */
+
+	if (alpha == 0.0f) {
+		if (beta == 1.0f)
+			return;
+		for (size_t i = 0; i < leny; i++) {
+			float *yi = y + vec_at(i, leny, incy);
+
+			*yi = beta == 0.0f ? 0.0f : beta * *yi;
+		}
+		return;
+	}
+
+	pthread_once(&request_once, request_amx);
+	xv = x;
+	if (incx != 1) {
+		xbuf = malloc(lenx * sizeof(*xbuf));
+		if (!xbuf) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < lenx; i++)
+			xbuf[i] = x[vec_at(i, lenx, incx)];
+		xv = xbuf;
+	}
+	direct = incy == 1 && alpha == 1.0f && (beta == 0.0f || beta == 1.0f);
+	out = y;
+	if (!direct) {
+		t = malloc(leny * sizeof(*t));
+		if (!t) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		out = t;
+	}
+	if (rx)
+		ret = amx_gemm_bf16(direct && beta == 1.0f ?
+				    AMX_GEMM_ACCUMULATE : 0, rows, 1, cols, a,
+				    (size_t)lda, xv, 1, out, 1);
+	else
+		ret = amx_gemm_bf16(direct && beta == 1.0f ?
+				    AMX_GEMM_ACCUMULATE : 0, 1, cols, rows, xv,
+				    rows, a, (size_t)lda, out, cols);
+	for (size_t i = 0; !ret && !direct && i < leny; i++) {
+		float *yi = y + vec_at(i, leny, incy);
+
+		*yi = beta == 0.0f ? alpha * t[i] : alpha * t[i] + beta * *yi;
+	}
+out:
+	free(xbuf);
+	free(t);
+	if (ret)
+		run_error(fn, ret);
+}

@@ -3,8 +3,8 @@
  * libamx_cblas: BLAS-style GEMM entry points on top of libamx, so that code
  * written against Intel MKL's cblas_gemm_bf16bf16f32()/cblas_gemm_s8u8s32()
  * (and their packed forms, cblas_gemm_*_pack_get_size(), _pack() and
- * _compute()) or OpenBLAS's cblas_sbgemm() can be relinked against
- * libamx.  Link with -lamx_cblas (pkg-config amx_cblas, CMake
+ * _compute()) or OpenBLAS's cblas_sbgemm()/cblas_sbgemv() can be relinked
+ * against libamx.  Link with -lamx_cblas (pkg-config amx_cblas, CMake
  * amx::amx_cblas).
  *
  * LP64 interface: every dimension is a C int.  The enumerations have the
@@ -156,6 +156,17 @@ cblas_gemm_s8u8s32_compute(const CBLAS_LAYOUT Layout, const int transa,
 			   const int8_t ob, const float beta, int32_t *c,
 			   const int ldc, const int32_t *oc);
 #endif
+
+/*
+ * OpenBLAS's bf16 matrix-vector product: y := alpha * op(A) * x + beta * y,
+ * A m x n (as stored), fp32 y; negative incx/incy run the vectors
+ * backwards, as in BLAS.
+ */
+AMX_CBLAS_API void
+cblas_sbgemv(const CBLAS_LAYOUT order, const CBLAS_TRANSPOSE trans,
+	     const int m, const int n, const float alpha, const uint16_t *a,
+	     const int lda, const uint16_t *x, const int incx,
+	     const float beta, float *y, const int incy);
 
 #ifdef __cplusplus
 }
