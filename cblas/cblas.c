@@ -143,6 +143,48 @@ static void to_rowmajor(struct rowmajor *r, int layout, int transa,
 }
 
 /*
+ * dst[i * ldd + j] = src[j * lds + i] for i < rows, j < cols, of @esz (1 or
+ * 2) byte elements, in blocks of 256 destination rows by 16 bytes: the few
+ * source rows of a block are read along, instead of one element of a new
+ * source row (cache line, and from 4 KiB of leading dimension on, page) per
+ * element.  A 2048 x 2048 bf16 transpose took 43 ms element by element,
+ * 12 ms in 32 x 32 blocks, 5.4 ms so (4096: 159, 59, 49 ms).
+ */
+#define TRANSPOSE_ROWS 256
+#define TRANSPOSE_BYTES 16
+
+static void transpose(void *dst, size_t ldd, const void *src, size_t lds,
+		      size_t rows, size_t cols, size_t esz)
+{
+	size_t bj = TRANSPOSE_BYTES / esz;
+
+	for (size_t i0 = 0; i0 < rows; i0 += TRANSPOSE_ROWS) {
+		size_t i1 = rows - i0 < TRANSPOSE_ROWS ? rows :
+			    i0 + TRANSPOSE_ROWS;
+
+		for (size_t j0 = 0; j0 < cols; j0 += bj) {
+			size_t j1 = cols - j0 < bj ? cols : j0 + bj;
+
+			for (size_t i = i0; i < i1; i++) {
+				if (esz == 2) {
+					uint16_t *d = (uint16_t *)dst + i * ldd;
+					const uint16_t *s = src;
+
+					for (size_t j = j0; j < j1; j++)
+						d[j] = s[j * lds + i];
+				} else {
+					uint8_t *d = (uint8_t *)dst + i * ldd;
+					const uint8_t *s = src;
+
+					for (size_t j = j0; j < j1; j++)
+						d[j] = s[j * lds + i];
+				}
+			}
+		}
+	}
+}
+
+/*
  * X as a rows x cols row-major matrix in *out: X itself when it is not
  * stored transposed, else a copy made into *buf (freed by the caller).
  * 0 or -ENOMEM.
@@ -165,13 +207,7 @@ static int rows_of(const void *x, size_t ldx, int trans, size_t rows,
 	if (!*buf)
 		return -ENOMEM;
 	/* x is stored cols x rows with leading dimension ldx */
-	for (size_t i = 0; i < rows; i++) {
-		for (size_t j = 0; j < cols; j++) {
-			const char *s = (const char *)x + (j * ldx + i) * esz;
-
-			memcpy((char *)*buf + (i * cols + j) * esz, s, esz);
-		}
-	}
+	transpose(*buf, cols, x, ldx, rows, cols, esz);
 	*ld = cols;
 	*out = *buf;
 	return 0;
@@ -614,19 +650,13 @@ static void pack(const char *fn, enum packed_type type, int layout,
 	 */
 	lines = (size_t)(row ? rows : cols);
 	len = (size_t)(row ? cols : rows);
-	for (size_t l = 0; l < lines; l++) {
-		char *dl = d + l * len * esz;
-
-		if (!tr) {
-			memcpy(dl, (const char *)src + l * (size_t)ld * esz,
-			       len * esz);
-			continue;
-		}
-		for (size_t e = 0; e < len; e++)
-			memcpy(dl + e * esz,
-			       (const char *)src + (e * (size_t)ld + l) * esz,
-			       esz);
+	if (tr) {
+		transpose(d, len, src, (size_t)ld, lines, len, esz);
+		return;
 	}
+	for (size_t l = 0; l < lines; l++)
+		memcpy(d + l * len * esz, (const char *)src + l * (size_t)ld * esz,
+		       len * esz);
 }
 
 /*

@@ -35,6 +35,7 @@ struct shape {
 static const struct shape shapes[] = {
 	{ 1, 1, 1, 0 }, { 7, 5, 3, 2 }, { 17, 33, 40, 5 }, { 33, 16, 65, 1 },
 	{ 5, 4, 0, 3 }, { 0, 3, 4, 1 }, { 3, 0, 4, 1 },
+	{ 300, 20, 270, 1 },	/* transposes of more than 256 rows */
 };
 
 struct scalars {
