@@ -66,8 +66,10 @@ def ratio_target(rows, want, label):
 
 def check(rows):
     """(target, rows, ok, summary, misses) for every target"""
-    amx = [r for r in rows if r["be"] == "amx"]
-    avx = [r for r in rows if r["be"] == "avx512"]
+    # the oneDNN targets: bf16 and int8 (oneDNN 2.6 has no fp16 matmul
+    # without AVX512-FP16 or AMX-FP16)
+    amx = [r for r in rows if r["be"] == "amx" and r["type"] != "f16"]
+    avx = [r for r in rows if r["be"] == "avx512" and r["type"] != "f16"]
     res = []
 
     sel = [r for r in amx if r["thr"] == 1]
@@ -110,6 +112,27 @@ def check(rows):
     sel = [r for r in avx if r["thr"] == 1 and min(r["m"], r["n"], r["k"]) >= 256]
     res.append(("avx512-ratio", sel) + (ratio_target(sel, 1.0, "oneDNN avx512")
                                         if sel else (None, "", [])))
+
+    # fp16 on AVX-512F against bf16 on the same shape, same run, 1 thread
+    bf = {(r["m"], r["n"], r["k"]): r for r in rows
+          if r["type"] == "bf16" and r["thr"] == 1}
+    sel = [r for r in rows if r["type"] == "f16" and r["be"] == "avx512" and
+           r["thr"] == 1 and (r["m"], r["n"], r["k"]) in bf]
+    if sel:
+        miss, worst = [], None
+        for r in sel:
+            b = bf[(r["m"], r["n"], r["k"])]
+            for what, f, g in (("plain", r["gf"], b["gf"]),
+                               ("prepacked", r["pgf"], b["pgf"])):
+                v = f / g if g > 0 else 0.0
+                worst = v if worst is None or v < worst else worst
+                if not v >= 0.9:
+                    miss.append("%s %s %.3fx bf16 < 0.90x" % (name(r), what, v))
+        res.append(("f16-bf16", sel, not miss,
+                    "%d rows, worst %.2fx (want >= 0.90x bf16 on AVX-512)"
+                    % (len(sel), worst), miss))
+    else:
+        res.append(("f16-bf16", sel, None, "", []))
     return res
 
 

@@ -300,6 +300,20 @@ AMX_API void amx_tile_release(void);
 			 AMX__TMM(c) ::)
 /* c (fp32) += a (bf16 pairs) . b (bf16 pairs, VNNI) - AMX-BF16 */
 #define amx_tdpbf16ps(c, a, b)	AMX__TDP("tdpbf16ps", c, a, b)
+/* c (fp32) += a (fp16 pairs) . b (fp16 pairs, VNNI) - AMX-FP16 */
+#define amx_tdpfp16ps(c, a, b)	AMX__TDP("tdpfp16ps", c, a, b)
+/*
+ * AMX-COMPLEX: a and b hold complex numbers, one fp16 pair (real, imag)
+ * a dword; c (fp32) += the imaginary (im) or real (rl) part of a . b.
+ * Emitted as bytes (binutils 2.40 does not know them): VEX.128.66 (im)
+ * or .NP (rl) .0F38.W0 6C, ModRM 11:c:a, VEX.vvvv = ~b.
+ */
+#define AMX__TCMM(pp, c, a, b)						\
+	__asm__ volatile(".byte 0xc4, 0xe2, (15 - " AMX__S(b) ") << 3 | "	\
+			 #pp ", 0x6c, 0xc0 | " AMX__S(c) " << 3 | "	\
+			 AMX__S(a) ::)
+#define amx_tcmmimfp16ps(c, a, b)	AMX__TCMM(1, c, a, b)
+#define amx_tcmmrlfp16ps(c, a, b)	AMX__TCMM(0, c, a, b)
 /* c (s32) += a . b (quads of 8-bit ints, VNNI) - AMX-INT8, by signs: */
 #define amx_tdpbssd(c, a, b)	AMX__TDP("tdpbssd", c, a, b) /* s8 . s8 */
 #define amx_tdpbsud(c, a, b)	AMX__TDP("tdpbsud", c, a, b) /* s8 . u8 */
@@ -319,6 +333,26 @@ AMX_API float amx_bf16_to_fp32(amx_bf16 h);
 /* Array forms.  Return 0, or -EINVAL for NULL with @n != 0. */
 AMX_API int amx_fp32_to_bf16_array(amx_bf16 *dst, const float *src, size_t n);
 AMX_API int amx_bf16_to_fp32_array(float *dst, const amx_bf16 *src, size_t n);
+
+/*
+ * IEEE 754 binary16 (half precision): 1 sign, 5 exponent, 10 fraction
+ * bits, as the AMX-FP16 and AMX-COMPLEX instructions read it.
+ */
+typedef uint16_t amx_fp16;
+
+/*
+ * fp32 -> fp16, round to nearest even (overflow gives infinity, results
+ * below the fp16 range round to fp16 denormals or zero); a NaN stays a NaN
+ * of the same sign, quieted, with the top 9 bits of its payload.
+ */
+AMX_API amx_fp16 amx_fp32_to_fp16(float f);
+/* fp16 -> fp32, exact (denormals included); a NaN is quieted, payload kept. */
+AMX_API float amx_fp16_to_fp32(amx_fp16 h);
+/* Array forms (F16C where the CPU has it).  0, or -EINVAL for NULL, n != 0. */
+AMX_API int amx_fp32_to_fp16_array(amx_fp16 *dst, const float *src,
+				   size_t n);
+AMX_API int amx_fp16_to_fp32_array(float *dst, const amx_fp16 *src,
+				   size_t n);
 
 /*
  * VNNI re-layout of a row-major B (@k rows x @n columns, @ldb elements
@@ -360,12 +394,13 @@ AMX_API int amx_unpack_b_i8(int8_t *b, const void *src, size_t k, size_t n,
 enum amx_gemm_type {
 	AMX_GEMM_BF16 = 1,	/* bf16 B, for amx_gemm_bf16_packed() */
 	AMX_GEMM_S8 = 2,	/* int8 B, for amx_gemm_{s8s8,u8s8}_packed() */
+	AMX_GEMM_F16 = 3,	/* fp16 B, for amx_gemm_f16_packed() */
 };
 
 /* which implementation a call made now would use */
 enum amx_gemm_backend {
 	AMX_GEMM_BACKEND_AMX = 1,	/* AMX tiles */
-	AMX_GEMM_BACKEND_AVX512 = 2,	/* AVX-512 BF16 / VNNI */
+	AMX_GEMM_BACKEND_AVX512 = 2,	/* AVX-512 BF16 / VNNI / F (fp16) */
 	AMX_GEMM_BACKEND_C = 3,		/* portable C */
 };
 
@@ -375,6 +410,23 @@ enum amx_gemm_backend {
  */
 AMX_API int amx_gemm_bf16(unsigned int flags, size_t m, size_t n, size_t k,
 			  const amx_bf16 *a, size_t lda, const amx_bf16 *b,
+			  size_t ldb, float *c, size_t ldc);
+
+/*
+ * C[m x n] (+)= A[m x k] * B[k x n]; fp16 inputs, fp32 accumulation and
+ * output.  AMX-FP16 tiles where the CPU has them, else AVX-512F or C.
+ */
+AMX_API int amx_gemm_f16(unsigned int flags, size_t m, size_t n, size_t k,
+			 const amx_fp16 *a, size_t lda, const amx_fp16 *b,
+			 size_t ldb, float *c, size_t ldc);
+
+/*
+ * Complex: C[m x n] (+)= A[m x k] * B[k x n], every element a complex
+ * number stored as two consecutive values, real part first: fp16 pairs
+ * in A and B, fp32 pairs in C.  lda, ldb and ldc count complex elements.
+ */
+AMX_API int amx_gemm_cf16(unsigned int flags, size_t m, size_t n, size_t k,
+			  const amx_fp16 *a, size_t lda, const amx_fp16 *b,
 			  size_t ldb, float *c, size_t ldc);
 
 /* C (+)= A * B with signed 8-bit A and B, int32 C (wrap-around on overflow) */
@@ -401,6 +453,10 @@ AMX_API int amx_gemm_bf16_packed(unsigned int flags, size_t m,
 				 const amx_bf16 *a, size_t lda,
 				 const struct amx_packed_b *b, float *c,
 				 size_t ldc);
+AMX_API int amx_gemm_f16_packed(unsigned int flags, size_t m,
+				const amx_fp16 *a, size_t lda,
+				const struct amx_packed_b *b, float *c,
+				size_t ldc);
 AMX_API int amx_gemm_s8s8_packed(unsigned int flags, size_t m,
 				 const int8_t *a, size_t lda,
 				 const struct amx_packed_b *b, int32_t *c,
@@ -431,12 +487,13 @@ enum amx_gemm_op {
 	AMX_GEMM_OP_BF16 = 1,	/* amx_gemm_bf16*() */
 	AMX_GEMM_OP_S8S8 = 2,	/* amx_gemm_s8s8*() */
 	AMX_GEMM_OP_U8S8 = 3,	/* amx_gemm_u8s8*() */
+	AMX_GEMM_OP_F16 = 4,	/* amx_gemm_f16*(), amx_gemm_cf16() */
 };
 
 /*
  * The names the tuning file, AMX_GEMM_BLOCKS and the tools use: "amx",
- * "avx512", "c" for a backend, "bf16", "s8s8", "u8s8" for an operation;
- * NULL for a value that is none.
+ * "avx512", "c" for a backend, "bf16", "s8s8", "u8s8", "f16" for an
+ * operation; NULL for a value that is none.
  */
 AMX_API const char *amx_gemm_backend_name(enum amx_gemm_backend backend);
 AMX_API const char *amx_gemm_op_name(enum amx_gemm_op op);

@@ -28,6 +28,12 @@ struct amx__cpu {
 
 AMX_HIDDEN const struct amx__cpu *amx__cpu(void);
 
+/* convert_avx512.c: the leading multiple of 16 of @n converted */
+AMX_HIDDEN size_t amx__fp32_to_fp16_avx512(amx_fp16 *dst, const float *src,
+					   size_t n);
+AMX_HIDDEN size_t amx__fp16_to_fp32_avx512(float *dst, const amx_fp16 *src,
+					   size_t n);
+
 /*
  * The part of struct amx_info that does not change during the life of
  * the process (CPUID, XCR0, auxv, ARCH_GET_XCOMP_SUPP), read once.

@@ -2,9 +2,9 @@
 /*
  * The tests' one C model of the AMX instructions: the architectural state
  * (the 64-byte LDTILECFG image and eight 16 x 64-byte tiles) and what
- * LDTILECFG, TILELOADD, TILESTORED, TILEZERO and the TDP* dot products do
- * to it, as the SDM describes them and as AMX silicon was recorded doing
- * (tests/emu/silicon_vectors.c holds the recorded cases):
+ * LDTILECFG, TILELOADD, TILESTORED, TILEZERO and the TDP* and TCMM* dot
+ * products do to it, as the SDM describes them and as AMX silicon was
+ * recorded doing (tests/emu/silicon_vectors.c holds the recorded cases):
  *
  * - a load zeroes the bytes of the tile outside rows x colsb, a TDP* the
  *   rows below and the columns right of its destination's shape;
@@ -14,6 +14,27 @@
  *   odd products of a K step separately, rounding each addition once
  *   (nearest even) and flushing a result below FLT_MIN to zero after that
  *   rounding (FTZ), and adds the two sums to the destination at the end.
+ * - TDPFP16PS (AMX-FP16) and TCMMIMFP16PS/TCMMRLFP16PS (AMX-COMPLEX), from
+ *   the SDM's pseudo-code, not yet recorded on silicon: each FP16 input is
+ *   converted to FP32 exactly (FP16 denormals are honoured: they are
+ *   normal FP32 values); per destination element two FP32 lanes start at
+ *   +0 and, for k ascending, each takes one fused multiply-add
+ *   lane = lane + x * y rounded once (nearest even, DAZ, FTZ after
+ *   rounding); then dst = dst + (even + odd), the incoming dst read with
+ *   DAZ, each addition rounded once, FTZ.  The lanes' operands, with
+ *   A = src1.row[m] and B = src2.row[k] read as FP16 pairs (re, im):
+ *     TDPFP16PS      even A.re * B.re        odd A.im * B.im
+ *     TCMMIMFP16PS   even A.im * B.re        odd A.re * B.im
+ *     TCMMRLFP16PS   even A.re * B.re        odd (-A.im) * B.im
+ *   where -A.im flips the FP16 sign bit, NaNs included.  Special values,
+ *   as the TDPBF16PS ones were recorded (and, for FP16, unrecorded): in a
+ *   multiply-add a NaN x wins over a NaN y, which wins over the lane's
+ *   NaN; in an addition the first operand's NaN (even lane, dst) wins;
+ *   a NaN result is quieted (bit 22 set) keeping sign and payload, an
+ *   FP16 payload shifted up 13 bits; Inf * 0 and Inf - Inf give the
+ *   default NaN 0xffc00000.  Products of FP16 values are at most 2^32 in
+ *   magnitude and multiples of 2^-48, so the lanes never overflow nor
+ *   underflow: FTZ only ever flushes the final sum.
  *
  * The callers check what the hardware would fault on (tmodel_tile_ok(),
  * tmodel_ldst_ok(), tmodel_tdp_ok()) before they call the operations.
@@ -43,9 +64,10 @@ struct tmodel {
 	uint8_t t[8][16][64];
 };
 
-/* The TDP* instructions, in the order tests/emu/amx_diff.c names them */
+/* The TDP* and TCMM* instructions (tests/emu/amx_diff.c names them) */
 enum tmodel_op {
 	TMODEL_SSD, TMODEL_SUD, TMODEL_USD, TMODEL_UUD, TMODEL_BF16,
+	TMODEL_FP16, TMODEL_CMMIM, TMODEL_CMMRL,
 	TMODEL_NOPS
 };
 
@@ -179,6 +201,117 @@ static inline int32_t tmodel_dp4(const uint8_t *x, const uint8_t *y, int xu,
 	return (int32_t)s;
 }
 
+/* ---- AMX-FP16 / AMX-COMPLEX: FP32 images, special values exact ---- */
+
+#define TMODEL_F32_QNAN		0x00400000u
+#define TMODEL_F32_DEFAULT_NAN	0xffc00000u
+
+static inline uint32_t tmodel_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, 4);
+	return u;
+}
+
+static inline int tmodel_isnan32(uint32_t u)
+{
+	return (u & 0x7fffffffu) > 0x7f800000u;
+}
+
+static inline int tmodel_isinf32(uint32_t u)
+{
+	return (u & 0x7fffffffu) == 0x7f800000u;
+}
+
+/* FP16 @h as an FP32 image: exact; NaN keeps sign and payload (<< 13) */
+static inline uint32_t tmodel_fp16(uint16_t h)
+{
+	uint32_t sign = (uint32_t)(h >> 15) << 31;
+	int e = (h >> 10) & 0x1f;
+	int f = h & 0x3ff;
+
+	if (e == 0x1f)
+		return sign | 0x7f800000u | (uint32_t)f << 13;
+	/* (1024 + f) * 2^(e - 25) normal, f * 2^-24 denormal: exact */
+	return sign | tmodel_bits((float)ldexp(e ? 1024 + f : f,
+					       e ? e - 25 : -24));
+}
+
+/* x * y + acc, once rounded (x, y: FP16 values as FP32 images) */
+static inline uint32_t tmodel_fma16(uint32_t acc, uint32_t x, uint32_t y)
+{
+	int xz = !(x & 0x7fffffffu), yz = !(y & 0x7fffffffu);
+	uint32_t psign = (x ^ y) & 0x80000000u;
+
+	if (tmodel_isnan32(x))
+		return x | TMODEL_F32_QNAN;
+	if (tmodel_isnan32(y))
+		return y | TMODEL_F32_QNAN;
+	if (tmodel_isnan32(acc))
+		return acc | TMODEL_F32_QNAN;
+	if ((tmodel_isinf32(x) && yz) || (tmodel_isinf32(y) && xz))
+		return TMODEL_F32_DEFAULT_NAN;
+	if (tmodel_isinf32(x) || tmodel_isinf32(y)) {
+		if (tmodel_isinf32(acc) && (acc & 0x80000000u) != psign)
+			return TMODEL_F32_DEFAULT_NAN;
+		return psign | 0x7f800000u;
+	}
+	if (tmodel_isinf32(acc))
+		return acc;
+	/* exact product (22 bits), sum rounded to double then once more */
+	return tmodel_bits(tmodel_round_ftz((double)tmodel_f32(x) *
+					    tmodel_f32(y) +
+					    tmodel_daz(tmodel_f32(acc))));
+}
+
+/* x + y, once rounded, DAZ on both */
+static inline uint32_t tmodel_add32(uint32_t x, uint32_t y)
+{
+	if (tmodel_isnan32(x))
+		return x | TMODEL_F32_QNAN;
+	if (tmodel_isnan32(y))
+		return y | TMODEL_F32_QNAN;
+	if (tmodel_isinf32(x) && tmodel_isinf32(y) && x != y)
+		return TMODEL_F32_DEFAULT_NAN;
+	if (tmodel_isinf32(x))
+		return x;
+	if (tmodel_isinf32(y))
+		return y;
+	return tmodel_bits(tmodel_round_ftz((double)tmodel_daz(tmodel_f32(x)) +
+					    tmodel_daz(tmodel_f32(y))));
+}
+
+/* One FP32 result of TDPFP16PS/TCMM*FP16PS: @c + A.row . B.col over @k4 */
+static inline uint32_t tmodel_fp16_elem(enum tmodel_op op, uint32_t c,
+					const uint8_t *x, const uint8_t *y,
+					int k4)
+{
+	uint32_t even = 0, odd = 0;
+
+	for (int k = 0; k < k4; k++, x += 4, y += 64) {
+		uint16_t are = x[0] | x[1] << 8, aim = x[2] | x[3] << 8;
+		uint16_t bre = y[0] | y[1] << 8, bim = y[2] | y[3] << 8;
+
+		switch (op) {
+		case TMODEL_CMMIM:
+			even = tmodel_fma16(even, tmodel_fp16(aim), tmodel_fp16(bre));
+			odd = tmodel_fma16(odd, tmodel_fp16(are), tmodel_fp16(bim));
+			break;
+		case TMODEL_CMMRL:
+			even = tmodel_fma16(even, tmodel_fp16(are), tmodel_fp16(bre));
+			odd = tmodel_fma16(odd, tmodel_fp16(aim ^ 0x8000),
+					   tmodel_fp16(bim));
+			break;
+		default:
+			even = tmodel_fma16(even, tmodel_fp16(are), tmodel_fp16(bre));
+			odd = tmodel_fma16(odd, tmodel_fp16(aim), tmodel_fp16(bim));
+			break;
+		}
+	}
+	return tmodel_add32(c, tmodel_add32(even, odd));
+}
+
 /* TDP* @op: tile @d += @a . @b (tmodel_tdp_ok() must hold) */
 static inline void tmodel_tdp(struct tmodel *m, enum tmodel_op op, int d,
 			      int a, int b)
@@ -194,7 +327,13 @@ static inline void tmodel_tdp(struct tmodel *m, enum tmodel_op op, int d,
 		for (int n = 0; n < n4; n++) {
 			const uint8_t *y = &m->t[b][0][4 * n];
 
-			if (op == TMODEL_BF16) {
+			if (op >= TMODEL_FP16) {
+				uint32_t c;
+
+				memcpy(&c, &m->t[d][i][4 * n], 4);
+				c = tmodel_fp16_elem(op, c, m->t[a][i], y, k4);
+				memcpy(&row[4 * n], &c, 4);
+			} else if (op == TMODEL_BF16) {
 				float t0 = 0.0f, t1 = 0.0f, c;
 
 				for (int k = 0; k < k4; k++, y += 64) {

@@ -37,6 +37,14 @@ int main(void)
 		t_grid(T_U8S8, th, what);
 		for (int type = T_BF16; type <= T_U8S8; type++)
 			t_direct_a(type, th, what);
+		/* TDPFP16PS where the CPU has AMX-FP16 (the guest's does) */
+		if (amx_gemm_backend(AMX_GEMM_F16) == AMX_GEMM_BACKEND_AMX) {
+			t_grid(T_F16, th, what);
+			t_direct_a(T_F16, th, what);
+		} else if (!th) {
+			tap_diag("no AMX-FP16 here: f16 runs on backend %d",
+				 amx_gemm_backend(AMX_GEMM_F16));
+		}
 	}
 	/* the tuner's other options: partial tile edges, C around the K loop */
 	amx_set_num_threads(1);

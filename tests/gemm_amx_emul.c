@@ -138,6 +138,11 @@ void amx_model_tdpbf16ps(int c, int a, int b)
 	emu_tdp(TMODEL_BF16, c, a, b);
 }
 
+void amx_model_tdpfp16ps(int c, int a, int b)
+{
+	emu_tdp(TMODEL_FP16, c, a, b);
+}
+
 void amx_model_tdpbssd(int c, int a, int b)
 {
 	emu_tdp(TMODEL_SSD, c, a, b);
@@ -191,8 +196,9 @@ int main(void)
 	/* the grids' small shapes stay on the (modelled) AMX kernels */
 	setenv("AMX_GEMM_BLOCKS", "amx:*:small=0", 1);
 	tap_ok(amx_gemm_backend(AMX_GEMM_BF16) == AMX_GEMM_BACKEND_AMX &&
-		 amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AMX,
-		 "model reports AMX: backend is AMX");
+		 amx_gemm_backend(AMX_GEMM_S8) == AMX_GEMM_BACKEND_AMX &&
+		 amx_gemm_backend(AMX_GEMM_F16) == AMX_GEMM_BACKEND_AMX,
+		 "model reports AMX (AMX-FP16 too): backend is AMX");
 	/* plain B on 1 thread, packed B on 2 (the model is slow) */
 	for (unsigned int th = 1; th <= 2; th++) {
 		char what[32];
@@ -202,7 +208,8 @@ int main(void)
 		t_grid(T_BF16, th == 2, what);
 		t_grid(T_S8S8, th == 2, what);
 		t_grid(T_U8S8, th == 2, what);
-		for (int type = T_BF16; type <= T_U8S8; type++)
+		t_grid(T_F16, th == 2, what);
+		for (int type = T_BF16; type <= T_F16; type++)
 			t_direct_a(type, th == 2, what);
 	}
 	tap_ok(!emu_partial_cfgs, "edges copied by default: no partial tile "

@@ -60,6 +60,46 @@ T_FN void t_fill_bf16_exact(uint16_t *p, size_t n)
 		p[i] = t_f2bf((float)((int32_t)(t_rand() % 17) - 8) / 4.0f);
 }
 
+/*
+ * fp16, decoded here independently of the library: (-1)^s 2^(e-15) 1.m, or
+ * 2^-14 0.m for e = 0.  The tests never make infinities or NaNs.
+ */
+T_FN double t_h2d(uint16_t h)
+{
+	int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+	double v = e ? ldexp(1024 + m, e - 25) : ldexp(m, -24);
+
+	return h & 0x8000 ? -v : v;
+}
+
+/*
+ * fp16 in (-4, 4): 1/16 of them denormal (the kernels must convert those
+ * exactly), the others with exponents 2^-4 .. 2^1 and random fractions.
+ */
+T_FN void t_fill_f16(uint16_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		uint32_t r = t_rand();
+		uint32_t e = (r >> 11) % 16 ? 11 + (r >> 16) % 6 : 0;
+
+		p[i] = (uint16_t)((r & 0x8000) | e << 10 | (r & 0x3ff));
+	}
+}
+
+/* the quarters of t_fill_bf16_exact() in fp16: (-1)^s |q| 2^-2 */
+T_FN void t_fill_f16_exact(uint16_t *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int q = (int)(t_rand() % 17) - 8, aq = q < 0 ? -q : q, e = 0;
+
+		while ((aq >> e) > 1)
+			e++;
+		p[i] = !q ? 0 : (uint16_t)((q < 0 ? 0x8000 : 0) |
+					   (e - 2 + 15) << 10 |
+					   ((aq << (10 - e)) & 0x3ff));
+	}
+}
+
 T_FN void t_fill_i8(int8_t *p, size_t n, int extremes)
 {
 	for (size_t i = 0; i < n; i++)
@@ -104,10 +144,10 @@ T_FN int t_c_guard_ok(const uint32_t *base, size_t m, size_t n, size_t ldc)
  * |c - exact| <= 2 (K + 2) 2^-24 (|c0| + sum_k |a_ik b_kj|).  With @exact
  * (inputs from t_fill_bf16_exact()) the bound is 0.
  */
-T_FN int t_check_bf16_x(size_t m, size_t n, size_t k, const uint16_t *a,
-			size_t lda, const uint16_t *b, size_t ldb,
-			const float *c0, const float *c, size_t ldc, int acc,
-			double *worst, int exact)
+T_FN int t_check_16_x(size_t m, size_t n, size_t k, const uint16_t *a,
+		      size_t lda, const uint16_t *b, size_t ldb,
+		      const float *c0, const float *c, size_t ldc, int acc,
+		      double *worst, int exact, double (*dec)(uint16_t))
 {
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = 0; j < n; j++) {
@@ -115,8 +155,8 @@ T_FN int t_check_bf16_x(size_t m, size_t n, size_t k, const uint16_t *a,
 			double err, tol;
 
 			for (size_t p = 0; p < k; p++) {
-				double t = t_bf2d(a[i * lda + p]) *
-					   t_bf2d(b[p * ldb + j]);
+				double t = dec(a[i * lda + p]) *
+					   dec(b[p * ldb + j]);
 				s += t;
 				mag += fabs(t);
 			}
@@ -133,6 +173,19 @@ T_FN int t_check_bf16_x(size_t m, size_t n, size_t k, const uint16_t *a,
 			}
 		}
 	return 1;
+}
+
+/*
+ * fp16 (amx_gemm_f16(3)): the same bound, for the same reason: a product
+ * of two fp16 (11 significant bits each) is exact in fp32.
+ */
+T_FN int t_check_bf16_x(size_t m, size_t n, size_t k, const uint16_t *a,
+			size_t lda, const uint16_t *b, size_t ldb,
+			const float *c0, const float *c, size_t ldc, int acc,
+			double *worst, int exact)
+{
+	return t_check_16_x(m, n, k, a, lda, b, ldb, c0, c, ldc, acc, worst,
+			    exact, t_bf2d);
 }
 
 T_FN int t_check_bf16(size_t m, size_t n, size_t k, const uint16_t *a,

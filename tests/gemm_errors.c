@@ -67,6 +67,34 @@ int main(void)
 			     SIZE_MAX / 4), -EOVERFLOW, "C span overflows");
 	EXPECT(amx_gemm_bf16(0, M, N, K, a, K, b, N, NULL, N), -EINVAL, "C NULL");
 
+	/* fp16: the same rules; complex: lda, ldb, ldc count complex elements */
+	EXPECT(amx_gemm_f16(0, M, N, K, NULL, K, b, N, c, N), -EINVAL,
+	       "f16 A NULL");
+	EXPECT(amx_gemm_f16(0, M, N, K, a, K, b, N - 1, c, N), -EINVAL,
+	       "f16 ldb < N");
+	EXPECT(amx_gemm_f16(8, M, N, K, a, K, b, N, c, N), -EINVAL,
+	       "f16 unknown flag");
+	EXPECT(amx_gemm_f16(0, M, N, K, (uint16_t *)c, K, b, N, c, N), -EINVAL,
+	       "f16 C overlaps A");
+	EXPECT(amx_gemm_f16(0, M, N, SIZE_MAX / 2, a, SIZE_MAX / 2, b, N, c, N),
+	       -EOVERFLOW, "f16 A span overflows");
+	EXPECT(amx_gemm_cf16(0, 2, 2, 2, a, 2, b, 2, NULL, 2), -EINVAL,
+	       "cf16 C NULL");
+	EXPECT(amx_gemm_cf16(0, 2, 2, 2, a, 1, b, 2, c, 2), -EINVAL,
+	       "cf16 lda < K");
+	EXPECT(amx_gemm_cf16(0, 2, 2, 2, a, 2, b, 2, c, 1), -EINVAL,
+	       "cf16 ldc < N");
+	EXPECT(amx_gemm_cf16(2, 2, 2, 2, a, 2, b, 2, c, 2), -EINVAL,
+	       "cf16 unknown flag");
+	EXPECT(amx_gemm_cf16(0, 2, 2, 2, a, 2, (uint16_t *)(c + 3), 2, c, 2),
+	       -EINVAL, "cf16 C overlaps B");
+	EXPECT(amx_gemm_cf16(0, 2, 2, 2, (uint16_t *)(c + 2), 2, b, 2, c, 2),
+	       -EINVAL, "cf16 C overlaps A");
+	EXPECT(amx_gemm_cf16(0, 2, 2, SIZE_MAX / 4, a, SIZE_MAX / 4, b, 2, c, 2),
+	       -EOVERFLOW, "cf16 A span overflows (4-byte elements)");
+	EXPECT(amx_gemm_cf16(0, 2, SIZE_MAX / 8, 2, a, 2, b, SIZE_MAX / 8, c,
+			     SIZE_MAX / 8), -EOVERFLOW, "cf16 B span overflows");
+
 	EXPECT(amx_gemm_bf16(0, 0, N, K, NULL, 0, b, N, c, N), 0, "M = 0 no-op");
 	EXPECT(amx_gemm_bf16(0, M, 0, K, a, K, NULL, 0, c, 0), 0, "N = 0 no-op");
 	EXPECT(amx_gemm_bf16(AMX_GEMM_ACCUMULATE, M, N, 0, NULL, 0, NULL, N, c, N),
@@ -112,6 +140,25 @@ int main(void)
 	       "packed unknown flag");
 	EXPECT(amx_gemm_u8s8_packed(0, M, (uint8_t *)c, K, pb8, (int32_t *)c, N),
 	       -EINVAL, "packed C overlaps A");
+	{
+		struct amx_packed_b *pbh = NULL;
+
+		ret = amx_packed_b_create(&pbh, AMX_GEMM_F16, K, N, b, N);
+		tap_ok(!ret, "packed_b_create f16: %d", ret);
+		EXPECT(amx_gemm_f16_packed(0, M, a, K, pb, c, N), -EINVAL,
+		       "packed f16 call on bf16 handle");
+		EXPECT(amx_gemm_bf16_packed(0, M, a, K, pbh, c, N), -EINVAL,
+		       "packed bf16 call on f16 handle");
+		EXPECT(amx_gemm_s8s8_packed(0, M, a8, K, pbh, (int32_t *)c, N),
+		       -EINVAL, "packed s8s8 call on f16 handle");
+		EXPECT(amx_gemm_f16_packed(0, M, a, K, pb8, c, N), -EINVAL,
+		       "packed f16 call on int8 handle");
+		EXPECT(amx_gemm_f16_packed(0, M, a, K, NULL, c, N), -EINVAL,
+		       "packed f16 NULL handle");
+		EXPECT(amx_gemm_f16_packed(0, M, a, K - 1, pbh, c, N), -EINVAL,
+		       "packed f16 lda < K");
+		amx_packed_b_free(pbh);
+	}
 	amx_packed_b_free(pb);
 	amx_packed_b_free(pb8);
 	amx_packed_b_free(NULL);
@@ -119,5 +166,7 @@ int main(void)
 	tap_ok(amx_set_num_threads(100000) == -EINVAL,
 		 "set_num_threads out of range");
 	tap_ok(amx_gemm_backend(9) == -EINVAL, "backend of unknown type");
+	tap_ok(amx_gemm_backend(AMX_GEMM_F16) > 0, "backend of f16: %d",
+	       amx_gemm_backend(AMX_GEMM_F16));
 	return tap_finish();
 }

@@ -10,9 +10,15 @@
 
 #include "gemm_common.h"
 
-enum { T_BF16, T_S8S8, T_U8S8 };
+enum { T_BF16, T_S8S8, T_U8S8, T_F16 };
 
-static const char *const t_type_name[] = { "bf16", "s8s8", "u8s8" };
+static const char *const t_type_name[] = { "bf16", "s8s8", "u8s8", "f16" };
+
+/* 2-byte floating-point inputs, fp32 C */
+static int t_is_fp(int type)
+{
+	return type == T_BF16 || type == T_F16;
+}
 
 /*
  * One case; with @lda_a nonzero A has that leading dimension and starts on
@@ -24,7 +30,7 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 			int packed, int pad, size_t lda_a, int exact,
 			double *worst)
 {
-	size_t esz = type == T_BF16 ? 2 : 1;
+	size_t esz = t_is_fp(type) ? 2 : 1;
 	size_t lda = lda_a ? lda_a : k + pad * 3, ldb = n + pad * 5;
 	size_t ldc = n + pad * 2;
 	void *a = lda_a ? aligned_alloc(64, (m * lda * esz + 64) / 64 * 64) :
@@ -39,6 +45,12 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 	if (type == T_BF16 && exact) {
 		t_fill_bf16_exact(a, m * lda);
 		t_fill_bf16_exact(b, k * ldb);
+	} else if (type == T_F16 && exact) {
+		t_fill_f16_exact(a, m * lda);
+		t_fill_f16_exact(b, k * ldb);
+	} else if (type == T_F16) {
+		t_fill_f16(a, m * lda);
+		t_fill_f16(b, k * ldb);
 	} else if (type == T_BF16) {
 		t_fill_bf16(a, m * lda);
 		t_fill_bf16(b, k * ldb);
@@ -51,7 +63,7 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 			/* exact: quarters below 2^8, sums stay exact */
 			float f = exact ? (int32_t)t_rand() % 1000 / 4.0f :
 				  (int32_t)t_rand() % 1000 / 100.0f;
-			uint32_t v = type == T_BF16 ?
+			uint32_t v = t_is_fp(type) ?
 				((uint32_t)t_f2bf(f) << 16) : t_rand();
 			c[i * ldc + j] = v;
 		}
@@ -59,6 +71,7 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 
 	if (packed) {
 		ret = amx_packed_b_create(&pb, type == T_BF16 ? AMX_GEMM_BF16 :
+					  type == T_F16 ? AMX_GEMM_F16 :
 					  AMX_GEMM_S8, k, n, b, ldb);
 		if (ret) {
 			printf("# amx_packed_b_create: %d\n", ret);
@@ -66,6 +79,8 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 		}
 		if (type == T_BF16)
 			ret = amx_gemm_bf16_packed(fl, m, a, lda, pb, (float *)c, ldc);
+		else if (type == T_F16)
+			ret = amx_gemm_f16_packed(fl, m, a, lda, pb, (float *)c, ldc);
 		else if (type == T_S8S8)
 			ret = amx_gemm_s8s8_packed(fl, m, a, lda, pb, (int32_t *)c, ldc);
 		else
@@ -73,6 +88,8 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 	} else {
 		if (type == T_BF16)
 			ret = amx_gemm_bf16(fl, m, n, k, a, lda, b, ldb, (float *)c, ldc);
+		else if (type == T_F16)
+			ret = amx_gemm_f16(fl, m, n, k, a, lda, b, ldb, (float *)c, ldc);
 		else if (type == T_S8S8)
 			ret = amx_gemm_s8s8(fl, m, n, k, a, lda, b, ldb, (int32_t *)c, ldc);
 		else
@@ -80,9 +97,10 @@ static int t_run_case_x(int type, size_t m, size_t n, size_t k, int acc,
 	}
 out:
 	ok = ret == 0;
-	if (ok && type == T_BF16)
-		ok = t_check_bf16_x(m, n, k, a, lda, b, ldb, (float *)c0,
-				    (float *)c, ldc, acc, worst, exact);
+	if (ok && t_is_fp(type))
+		ok = t_check_16_x(m, n, k, a, lda, b, ldb, (float *)c0,
+				  (float *)c, ldc, acc, worst, exact,
+				  type == T_F16 ? t_h2d : t_bf2d);
 	else if (ok)
 		ok = t_check_i8(m, n, k, a, type == T_U8S8, lda, b, ldb,
 				(int32_t *)c0, (int32_t *)c, ldc, acc);
@@ -127,14 +145,14 @@ static void t_direct_a(int type, int packed, const char *what)
 		{ 16, 32, 1 }, { 32, 64, 2 }, { 33, 40, 4 }, { 48, 100, 8 },
 		{ 100, 70, 16 }, { 300, 33, 3 },
 	};
-	size_t g = type == T_BF16 ? 32 : 64;	/* K granule, elements */
+	size_t g = t_is_fp(type) ? 32 : 64;	/* K granule, elements */
 	unsigned int bad = 0, cases = 0;
 	double worst = 0;
 
 	for (size_t s = 0; s < sizeof(shapes) / sizeof(shapes[0]); s++)
 		for (int v = 0; v < 3; v++, cases++) {
 			size_t k = shapes[s][2] * g;
-			size_t lda = v == 2 ? 4096 / (type == T_BF16 ? 2 : 1) :
+			size_t lda = v == 2 ? 4096 / (t_is_fp(type) ? 2 : 1) :
 				     k + v * g;
 
 			if (lda < k)
@@ -195,7 +213,7 @@ static void t_grid(int type, int packed, const char *what)
 	 * bound above grows with K, and at K = 4096 it let through partial
 	 * sums rounded to bf16 at every K block boundary
 	 */
-	for (int x = 0; type == T_BF16 && x < 4; x++, cases++) {
+	for (int x = 0; t_is_fp(type) && x < 4; x++, cases++) {
 		/* few rows and columns: large K is the point (and the C
 		 * path in the emulated guest must stay within its bound) */
 		static const size_t ex[4][3] = {
@@ -206,9 +224,9 @@ static void t_grid(int type, int packed, const char *what)
 		bad += !t_run_case_x(type, ex[x][0], ex[x][1], ex[x][2],
 				     x & 1, packed, x & 1, 0, 1, &worst);
 	}
-	if (type == T_BF16)
-		printf("# %s worst |err| / sum|ab| = %.3g (bound 2(K+2)2^-24)\n",
-		       what, worst);
+	if (t_is_fp(type))
+		printf("# %s %s worst |err| / sum|ab| = %.3g (bound 2(K+2)2^-24)\n",
+		       what, t_type_name[type], worst);
 	tap_ok(!bad, "%s %s%s: %u shapes, %u wrong", what, t_type_name[type],
 		 packed ? " packed" : "", cases, bad);
 }
@@ -264,7 +282,7 @@ static inline void t_fallback_path(const char *path, enum amx_gemm_type gt,
 	}
 	setenv("AMX_FORCE_FALLBACK", avx512 ? "1" : "c", 1);
 	if (avx512 && amx_gemm_backend(gt) != AMX_GEMM_BACKEND_AVX512)
-		tap_skip_all("no AVX-512 BF16/VNNI here: the c path is the fallback");
+		tap_skip_all("no AVX-512 kernel for this type here: the c path is the fallback");
 	for (unsigned int th = 0; th < 2; th++) {
 		char what[64];
 

@@ -65,8 +65,9 @@ int main(void)
 	tap_ok(!strcmp(amx_gemm_op_name(AMX_GEMM_OP_BF16), "bf16") &&
 	       !strcmp(amx_gemm_op_name(AMX_GEMM_OP_S8S8), "s8s8") &&
 	       !strcmp(amx_gemm_op_name(AMX_GEMM_OP_U8S8), "u8s8") &&
-	       !amx_gemm_op_name(0) && !amx_gemm_op_name(4),
-	       "operation names bf16, s8s8, u8s8; NULL for 0, 4");
+	       !strcmp(amx_gemm_op_name(AMX_GEMM_OP_F16), "f16") &&
+	       !amx_gemm_op_name(0) && !amx_gemm_op_name(5),
+	       "operation names bf16, s8s8, u8s8, f16; NULL for 0, 5");
 
 	errno = 4242;
 	ret = amx_tilecfg_init(NULL, 1);

@@ -125,6 +125,24 @@ def main():
     check(rc == 1 and v.get("avx512-ratio") == "MISS",
           "AVX-512 prepacked 0.99x: avx512-ratio misses")
 
+    # fp16 rows: judged against bf16 on the same shape, not against oneDNN
+    avx = [row("bf16", 1, 256, 256, 256, 480, 1.01, 490, 1.00, 490, "avx512"),
+           row("bf16", 1, 1, 4096, 4096, 40, 1.2, 45, 1.1, 490, "avx512"),
+           row("f16", 1, 256, 256, 256, 440, float("nan"), 445, float("nan"),
+               float("nan"), "avx512"),
+           row("f16", 1, 1, 4096, 4096, 38, float("nan"), 43, float("nan"),
+               float("nan"), "avx512")]
+    rc, v, out = run(avx)
+    check(rc == 0 and v.get("f16-bf16") == "MET" and
+          v.get("avx512-ratio") == "MET",
+          "f16 at 0.91-0.96x bf16: f16-bf16 met, oneDNN target ignores f16")
+    avx[2]["pgf"] = 440
+    rc, v, out = run(avx, "--verbose")
+    check(rc == 1 and v.get("f16-bf16") == "MISS" and "0.898x" in out,
+          "f16 prepacked 0.898x bf16: f16-bf16 misses")
+    rc, v, out = run(good_amx())
+    check(v.get("f16-bf16") == "n/a", "no f16 rows: f16-bf16 n/a")
+
     for text, what in (("", "an empty file"),
                        ("a,b\n1,2\n", "a CSV without amx-bench columns"),
                        (HEADER + "\nbf16,x\n", "a malformed row")):

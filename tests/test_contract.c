@@ -54,12 +54,14 @@ enum kind {
 #define T_PPB		(TOK | 6)	/* &handle (canary-filled) */
 #define T_CFG		(TOK | 7)	/* a tile configuration (canary-filled) */
 #define T_CFG_OK	(TOK | 8)	/* an initialised configuration (palette 1) */
+#define T_PB_F16	(TOK | 9)	/* an fp16 handle */
 
 enum fn {
-	F_GEMM_BF16, F_GEMM_S8S8, F_GEMM_U8S8,
-	F_GEMM_BF16_P, F_GEMM_S8S8_P, F_GEMM_U8S8_P,
+	F_GEMM_BF16, F_GEMM_S8S8, F_GEMM_U8S8, F_GEMM_F16, F_GEMM_CF16,
+	F_GEMM_BF16_P, F_GEMM_S8S8_P, F_GEMM_U8S8_P, F_GEMM_F16_P,
 	F_PB_CREATE, F_PACK_BF16, F_PACK_I8, F_UNPACK_BF16, F_UNPACK_I8,
-	F_FP32_TO_BF16_ARR, F_BF16_TO_FP32_ARR,
+	F_FP32_TO_BF16_ARR, F_BF16_TO_FP32_ARR, F_FP32_TO_FP16_ARR,
+	F_FP16_TO_FP32_ARR,
 	F_GET_INFO, F_TILECFG_INIT, F_TILECFG_SET, F_TILE_CONFIGURE,
 	F_TILE_READ_CONFIG, F_SET_THREADS, F_GEMM_BACKEND, F_SIGSTACK_UNINSTALL,
 };
@@ -79,15 +81,18 @@ struct sig {
 };
 
 static const struct sig sigs[] = {
-#define GEMM_SIG(f, nm, es)						\
+#define GEMM_SIG(f, nm, es, ces)					\
 	{ f, nm, 10,							\
 	  { K_FLAGS, K_DIM, K_DIM, K_DIM, K_IN, K_LD, K_IN, K_LD, K_OUT, K_LD }, \
 	  { 0, M, N, K, T_A, K, T_B, N, T_C, N },			\
 	  { [5] = 3, [7] = 2, [9] = 2 }, { [5] = 1, [7] = 3, [9] = 1 },	\
-	  { [5] = es, [7] = es, [9] = 4 } }
-	GEMM_SIG(F_GEMM_BF16, "amx_gemm_bf16", 2),
-	GEMM_SIG(F_GEMM_S8S8, "amx_gemm_s8s8", 1),
-	GEMM_SIG(F_GEMM_U8S8, "amx_gemm_u8s8", 1),
+	  { [5] = es, [7] = es, [9] = ces } }
+	GEMM_SIG(F_GEMM_BF16, "amx_gemm_bf16", 2, 4),
+	GEMM_SIG(F_GEMM_S8S8, "amx_gemm_s8s8", 1, 4),
+	GEMM_SIG(F_GEMM_U8S8, "amx_gemm_u8s8", 1, 4),
+	GEMM_SIG(F_GEMM_F16, "amx_gemm_f16", 2, 4),
+	/* complex: ld's count (re, im) pairs */
+	GEMM_SIG(F_GEMM_CF16, "amx_gemm_cf16", 4, 8),
 #define PACKED_SIG(f, nm, pb, es)					\
 	{ f, nm, 7,							\
 	  { K_FLAGS, K_DIM, K_IN, K_LD, K_HANDLE, K_OUT, K_LD },	\
@@ -97,9 +102,14 @@ static const struct sig sigs[] = {
 	PACKED_SIG(F_GEMM_BF16_P, "amx_gemm_bf16_packed", T_PB_BF16, 2),
 	PACKED_SIG(F_GEMM_S8S8_P, "amx_gemm_s8s8_packed", T_PB_S8, 1),
 	PACKED_SIG(F_GEMM_U8S8_P, "amx_gemm_u8s8_packed", T_PB_S8, 1),
+	PACKED_SIG(F_GEMM_F16_P, "amx_gemm_f16_packed", T_PB_F16, 2),
 	{ F_PB_CREATE, "amx_packed_b_create(bf16)", 6,
 	  { K_PPB, K_TYPE, K_DIM, K_DIM, K_IN, K_LD },
 	  { T_PPB, AMX_GEMM_BF16, K, N, T_B, N },
+	  { [5] = 3 }, { [5] = 2 }, { [5] = 2 } },
+	{ F_PB_CREATE, "amx_packed_b_create(f16)", 6,
+	  { K_PPB, K_TYPE, K_DIM, K_DIM, K_IN, K_LD },
+	  { T_PPB, AMX_GEMM_F16, K, N, T_B, N },
 	  { [5] = 3 }, { [5] = 2 }, { [5] = 2 } },
 	{ F_PB_CREATE, "amx_packed_b_create(s8)", 6,
 	  { K_PPB, K_TYPE, K_DIM, K_DIM, K_IN, K_LD },
@@ -131,6 +141,11 @@ static const struct row rows[] = {
 	{ F_FP32_TO_BF16_ARR, "fp32_to_bf16_array n = 0, NULLs", { 0, 0, 0 }, 0 },
 	{ F_BF16_TO_FP32_ARR, "bf16_to_fp32_array dst NULL", { 0, T_A, 4 }, -EINVAL },
 	{ F_BF16_TO_FP32_ARR, "bf16_to_fp32_array src NULL", { T_C, 0, 4 }, -EINVAL },
+	{ F_FP32_TO_FP16_ARR, "fp32_to_fp16_array dst NULL", { 0, T_A, 40 }, -EINVAL },
+	{ F_FP32_TO_FP16_ARR, "fp32_to_fp16_array src NULL", { T_C, 0, 40 }, -EINVAL },
+	{ F_FP16_TO_FP32_ARR, "fp16_to_fp32_array dst NULL", { 0, T_A, 40 }, -EINVAL },
+	{ F_FP16_TO_FP32_ARR, "fp16_to_fp32_array src NULL", { T_C, 0, 40 }, -EINVAL },
+	{ F_FP16_TO_FP32_ARR, "fp16_to_fp32_array n = 0, NULLs", { 0, 0, 0 }, 0 },
 	{ F_GET_INFO, "get_info NULL", { 0 }, -EINVAL },
 	{ F_TILECFG_INIT, "tilecfg_init NULL", { 0, 1 }, -EINVAL },
 	{ F_TILECFG_INIT, "tilecfg_init palette 0", { T_CFG, 0 }, -EINVAL },
@@ -147,7 +162,7 @@ static const struct row rows[] = {
 	{ F_SET_THREADS, "set_num_threads 257", { 257 }, -EINVAL },
 	{ F_SET_THREADS, "set_num_threads UINT_MAX", { UINT_MAX }, -EINVAL },
 	{ F_GEMM_BACKEND, "gemm_backend 0", { 0 }, -EINVAL },
-	{ F_GEMM_BACKEND, "gemm_backend 3", { 3 }, -EINVAL },
+	{ F_GEMM_BACKEND, "gemm_backend 4", { 4 }, -EINVAL },
 	{ F_GEMM_BACKEND, "gemm_backend -1", { (uint64_t)-1 }, -EINVAL },
 	{ F_SIGSTACK_UNINSTALL, "sigaltstack_uninstall not installed", { 0 }, -ENOENT },
 };
@@ -156,7 +171,7 @@ static uint8_t abuf[4096] __attribute__((aligned(64)));
 static uint8_t bbuf[4096] __attribute__((aligned(64)));
 static uint8_t cbuf[8192] __attribute__((aligned(64)));
 static uint8_t cref[sizeof(cbuf)];
-static struct amx_packed_b *pb_bf16, *pb_s8, *pb_out;
+static struct amx_packed_b *pb_bf16, *pb_s8, *pb_f16, *pb_out;
 static struct amx_tilecfg cfg, cfg_ref;
 
 static void *ptr(uint64_t v)
@@ -167,6 +182,7 @@ static void *ptr(uint64_t v)
 	case T_C: return cbuf;
 	case T_PB_BF16: return pb_bf16;
 	case T_PB_S8: return pb_s8;
+	case T_PB_F16: return pb_f16;
 	case T_PPB: return &pb_out;
 	case T_CFG: case T_CFG_OK: return &cfg;
 	}
@@ -208,6 +224,12 @@ static int call(enum fn fn, const uint64_t *v)
 		return amx_gemm_s8s8(U(0), Z(1), Z(2), Z(3), P(4), Z(5), P(6), Z(7), P(8), Z(9));
 	case F_GEMM_U8S8:
 		return amx_gemm_u8s8(U(0), Z(1), Z(2), Z(3), P(4), Z(5), P(6), Z(7), P(8), Z(9));
+	case F_GEMM_F16:
+		return amx_gemm_f16(U(0), Z(1), Z(2), Z(3), P(4), Z(5), P(6), Z(7), P(8), Z(9));
+	case F_GEMM_CF16:
+		return amx_gemm_cf16(U(0), Z(1), Z(2), Z(3), P(4), Z(5), P(6), Z(7), P(8), Z(9));
+	case F_GEMM_F16_P:
+		return amx_gemm_f16_packed(U(0), Z(1), P(2), Z(3), P(4), P(5), Z(6));
 	case F_GEMM_BF16_P:
 		return amx_gemm_bf16_packed(U(0), Z(1), P(2), Z(3), P(4), P(5), Z(6));
 	case F_GEMM_S8S8_P:
@@ -222,6 +244,8 @@ static int call(enum fn fn, const uint64_t *v)
 	case F_UNPACK_I8: return amx_unpack_b_i8(P(0), P(1), Z(2), Z(3), Z(4));
 	case F_FP32_TO_BF16_ARR: return amx_fp32_to_bf16_array(P(0), P(1), Z(2));
 	case F_BF16_TO_FP32_ARR: return amx_bf16_to_fp32_array(P(0), P(1), Z(2));
+	case F_FP32_TO_FP16_ARR: return amx_fp32_to_fp16_array(P(0), P(1), Z(2));
+	case F_FP16_TO_FP32_ARR: return amx_fp16_to_fp32_array(P(0), P(1), Z(2));
 	case F_GET_INFO: return amx_get_info(P(0));
 	case F_TILECFG_INIT: return amx_tilecfg_init(P(0), U(1));
 	case F_TILECFG_SET: return amx_tilecfg_set(P(0), U(1), U(2), U(3));
@@ -298,7 +322,7 @@ static void mutate(const struct sig *s)
 			break;
 		case K_TYPE:
 			TRY(i, 0, -EINVAL, "type 0");
-			TRY(i, 3, -EINVAL, "type 3");
+			TRY(i, 4, -EINVAL, "type 4");
 			break;
 		case K_DIM:
 			/* the ld's of that width follow, so only the span is wrong */
@@ -318,7 +342,7 @@ static void mutate(const struct sig *s)
 			break;
 		}
 		case K_OUT:
-			if (s->fn <= F_GEMM_U8S8_P) {
+			if (s->fn <= F_GEMM_F16_P) {
 				/* C aliasing A (and B): -EINVAL ... */
 				TRY(i, T_A, -EINVAL, "C = A");
 				if (s->nargs == 10)
@@ -340,7 +364,9 @@ static void mutate(const struct sig *s)
 		case K_HANDLE:
 			TRY(i, 0, -EINVAL, "NULL handle");
 			TRY(i, s->ok[i] == T_PB_BF16 ? T_PB_S8 : T_PB_BF16, -EINVAL,
-			    "handle of the other type");
+			    "handle of another type");
+			TRY(i, s->ok[i] == T_PB_F16 ? T_PB_S8 : T_PB_F16, -EINVAL,
+			    "handle of a third type");
 			break;
 		case K_PPB:
 			TRY(i, 0, -EINVAL, "NULL");
@@ -378,6 +404,7 @@ static void never_fail(void)
 	amx_tile_release();
 	amx_packed_b_free(NULL);
 	ok &= amx_bf16_to_fp32(amx_fp32_to_bf16(1.5f)) == 1.5f;
+	ok &= amx_fp16_to_fp32(amx_fp32_to_fp16(1.5f)) == 1.5f;
 	tap_ok(ok && errno == ERRNO_MARK,
 	       "version, status, info, sizes, request, release, free(NULL), scalar conversions: errno untouched");
 	errno = ERRNO_MARK;
@@ -394,6 +421,8 @@ static void empty(void)
 		{ F_GEMM_S8S8, { 0, M, 0, K, T_A, K, 0, 0, 0, 0 }, "n = 0, B and C NULL" },
 		{ F_GEMM_U8S8, { 1, M, N, 0, 0, 0, 0, 0, T_C, N }, "k = 0 accumulate, A B NULL" },
 		{ F_GEMM_BF16_P, { 0, 0, 0, 0, T_PB_BF16, 0, 0 }, "packed m = 0, NULLs" },
+		{ F_GEMM_CF16, { 0, M, N, 0, 0, 0, 0, 0, T_C, N }, "cf16 k = 0, A B NULL" },
+		{ F_GEMM_F16, { 0, M, 0, K, T_A, K, 0, 0, 0, 0 }, "f16 n = 0, B and C NULL" },
 		{ F_PB_CREATE, { T_PPB, AMX_GEMM_BF16, 8, 0, 0, 0 }, "create n = 0, B NULL" },
 		{ F_PB_CREATE, { T_PPB, AMX_GEMM_S8, 0, 8, 0, 0 }, "create k = 0, B NULL" },
 		{ F_PACK_BF16, { 0, 0, 0, N, 0 }, "pack k = 0, NULLs" },
@@ -422,7 +451,8 @@ int main(void)
 	/* where AMX can be had, the valid calls run on it */
 	tap_diag("amx_request: %d", amx_request());
 	ret = amx_packed_b_create(&pb_bf16, AMX_GEMM_BF16, K, N, bbuf, N) |
-	      amx_packed_b_create(&pb_s8, AMX_GEMM_S8, K, N, bbuf, N);
+	      amx_packed_b_create(&pb_s8, AMX_GEMM_S8, K, N, bbuf, N) |
+	      amx_packed_b_create(&pb_f16, AMX_GEMM_F16, K, N, bbuf, N);
 	if (ret) {
 		tap_ok(0, "packed_b_create for the fixtures: %d", ret);
 		tap_done();
@@ -442,5 +472,6 @@ int main(void)
 	never_fail();
 	amx_packed_b_free(pb_bf16);
 	amx_packed_b_free(pb_s8);
+	amx_packed_b_free(pb_f16);
 	tap_done();
 }

@@ -232,8 +232,8 @@ def main():
               f"AMX_FORCE_FALLBACK={value!r}: mode {mode}, ignored {ignored}")
     check_env_rule(amx_info, info_dump, check)
     blk = doc.get("gemm_blocking", [])
-    check(len(blk) == 9 and {(b["backend"], b["op"]) for b in blk} ==
-          {(be, op) for be in ("amx", "avx512", "c") for op in ("bf16", "s8s8", "u8s8")},
+    check(len(blk) == 12 and {(b["backend"], b["op"]) for b in blk} ==
+          {(be, op) for be in ("amx", "avx512", "c") for op in ("bf16", "s8s8", "u8s8", "f16")},
           "gemm_blocking: every backend and op")
     check(all(b["kc"] > 0 and b["mc"] > 0 and b["nc"] > 0 and
               b["source"] in ("default", "file", "env", "api") and
@@ -252,10 +252,11 @@ def main():
           c_bf16[0]["source"] == "env", "AMX_GEMM_BLOCKS shows as source env")
     amx_edges = [b["edge"] for b in json.loads(run2.stdout)["gemm_blocking"]
                  if b["backend"] == "amx"]
-    check(amx_edges == ["tiles"] * 3, f"AMX_GEMM_BLOCKS edge=tiles shows: {amx_edges}")
+    check(amx_edges == ["tiles"] * 4, f"AMX_GEMM_BLOCKS edge=tiles shows: {amx_edges}")
     cios = [(b["backend"], b["op"], b["cio"])
             for b in json.loads(run2.stdout)["gemm_blocking"] if b["cio"] != "block"]
-    check(cios == [("amx", "bf16", "interleave"), ("amx", "s8s8", "interleave")],
+    check(cios == [("amx", "bf16", "interleave"), ("amx", "s8s8", "interleave"),
+                  ("amx", "f16", "interleave")],
           f"AMX_GEMM_BLOCKS cio=block shows for that slot only, the other AMX "
           f"slots keep the default, interleave: {cios}")
     env3 = dict(os.environ, AMX_GEMM_BLOCKS="amx:s8s8:small=4096")

@@ -218,7 +218,7 @@ static void print_blocking_json(void)
 	printf(",\n  \"gemm_blocking_file_status\": %d,\n", st);
 	printf("  \"gemm_blocking\": [");
 	for (int be = AMX_GEMM_BACKEND_AMX; be <= AMX_GEMM_BACKEND_C; be++)
-		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_F16; op++) {
 			struct amx_gemm_blocking b;
 
 			amx_gemm_get_blocking(be, op, &b);
@@ -237,17 +237,19 @@ static void print_blocking_json(void)
 
 static void print_blocking_human(void)
 {
-	int st, inuse[2] = { amx_gemm_backend(AMX_GEMM_BF16),
-			     amx_gemm_backend(AMX_GEMM_S8) };
+	/* by enum amx_gemm_op - 1: bf16, s8s8, u8s8, f16 */
+	int st, inuse[4] = { amx_gemm_backend(AMX_GEMM_BF16),
+			     amx_gemm_backend(AMX_GEMM_S8),
+			     amx_gemm_backend(AMX_GEMM_S8),
+			     amx_gemm_backend(AMX_GEMM_F16) };
 	const char *file = amx_gemm_blocking_file(&st);
 
-	printf("GEMM:       backend bf16 %s, int8 %s; tuning file %s%s%s\n",
-	       be_name(inuse[0]),
-	       be_name(inuse[1]),
+	printf("GEMM:       backend bf16 %s, int8 %s, f16 %s; tuning file %s%s%s\n",
+	       be_name(inuse[0]), be_name(inuse[1]), be_name(inuse[3]),
 	       file ? file : "", file ? " " : "", file_status_text(st));
 	printf("Blocking:   backend op       kc     mc     nc  prefetch  edge   cio           small  source\n");
 	for (int be = AMX_GEMM_BACKEND_AMX; be <= AMX_GEMM_BACKEND_C; be++)
-		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_U8S8; op++) {
+		for (int op = AMX_GEMM_OP_BF16; op <= AMX_GEMM_OP_F16; op++) {
 			struct amx_gemm_blocking b;
 
 			amx_gemm_get_blocking(be, op, &b);
@@ -255,8 +257,7 @@ static void print_blocking_human(void)
 			       be_name(be), op_name(op), b.kc, b.mc, b.nc,
 			       b.prefetch, edge_name(b.edge), cio_name(b.cio),
 			       b.small, src_name(b.source),
-			       (op == 1 && be == inuse[0]) ||
-			       (op > 1 && be == inuse[1]) ? " (in use)" : "");
+			       be == inuse[op - 1] ? " (in use)" : "");
 		}
 }
 

@@ -63,6 +63,8 @@ static int tune_run(struct tune_problem *p)
 		return amx_gemm_bf16(0, s, s, k, p->a, k, p->b, s, p->c, s);
 	if (p->op == AMX_GEMM_OP_S8S8)
 		return amx_gemm_s8s8(0, s, s, k, p->a, k, p->b, s, p->c, s);
+	if (p->op == AMX_GEMM_OP_F16)
+		return amx_gemm_f16(0, s, s, k, p->a, k, p->b, s, p->c, s);
 	return amx_gemm_u8s8(0, s, s, k, p->a, k, p->b, s, p->c, s);
 }
 
@@ -104,7 +106,8 @@ static double tune_try(struct tune_problem *p, int be,
 	t = tune_time(p, reps);
 	if (t <= 0)
 		return 0;
-	if (p->op != AMX_GEMM_OP_BF16 &&
+	/* int8 is exact whatever the blocking; fp32 sums round by it */
+	if (p->op != AMX_GEMM_OP_BF16 && p->op != AMX_GEMM_OP_F16 &&
 	    memcmp(p->c, p->cref, p->s * p->s * 4))
 		*bad = 1;
 	return flops / t / 1e9;
@@ -122,6 +125,9 @@ static void tune_fill(struct tune_problem *p)
 		if (p->op == AMX_GEMM_OP_BF16) {
 			((amx_bf16 *)p->a)[i] = amx_fp32_to_bf16((float)(x % 200) / 100 - 1);
 			((amx_bf16 *)p->b)[i] = amx_fp32_to_bf16((float)(x >> 16 & 255) / 128 - 1);
+		} else if (p->op == AMX_GEMM_OP_F16) {
+			((amx_fp16 *)p->a)[i] = amx_fp32_to_fp16((float)(x % 200) / 100 - 1);
+			((amx_fp16 *)p->b)[i] = amx_fp32_to_fp16((float)(x >> 16 & 255) / 128 - 1);
 		} else {
 			((int8_t *)p->a)[i] = (int8_t)x;
 			((int8_t *)p->b)[i] = (int8_t)(x >> 8);
@@ -214,7 +220,7 @@ static int tune_one(const struct tune_opts *o, int be, int op)
 	size_t nedge = be == AMX_GEMM_BACKEND_AMX;
 	size_t ncio = be == AMX_GEMM_BACKEND_AMX;
 	size_t total = nkc * nmc + ncio + nnc + npf + nedge, done = 0;
-	size_t esz = op == AMX_GEMM_OP_BF16 ? 2 : 1;
+	size_t esz = op == AMX_GEMM_OP_BF16 || op == AMX_GEMM_OP_F16 ? 2 : 1;
 	int reps = o->quick ? 1 : 4, bad = 0, ret = 0;
 	/* the portable C path is ~10x slower: an 8x smaller problem */
 	size_t sz = be == AMX_GEMM_BACKEND_C && o->size >= 64 ? o->size / 2 : o->size;
@@ -362,8 +368,16 @@ static int tune_all(const struct tune_opts *o)
 				tune_backend_names(be));
 			continue;
 		}
-		for (int op = AMX_GEMM_OP_BF16; !ret && op <= AMX_GEMM_OP_U8S8; op++)
+		for (int op = AMX_GEMM_OP_BF16; !ret && op <= AMX_GEMM_OP_F16; op++) {
+			/* fp16 on AMX needs AMX-FP16, not only AMX */
+			if (op == AMX_GEMM_OP_F16 &&
+			    amx_gemm_backend(AMX_GEMM_F16) != be) {
+				fprintf(stderr, "amx-tune: %s f16: not usable here, skipped\n",
+					tune_backend_names(be));
+				continue;
+			}
 			ret = tune_one(o, be, op);
+		}
 		tuned++;
 	}
 	if (saved)

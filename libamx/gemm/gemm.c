@@ -25,7 +25,7 @@
 
 struct amx_packed_b {
 	uint32_t magic;
-	enum gemm_op op;	/* GEMM_OP_BF16 or GEMM_OP_S8S8 (any int8) */
+	enum gemm_op op;	/* GEMM_OP_BF16, _F16 or _S8S8 (any int8) */
 	size_t k, n, kc;	/* kc: the K block the layout was made for */
 	size_t npanels;		/* panels of GEMM_NR columns */
 	size_t kb_bytes;	/* bytes of one full K block (all panels) */
@@ -92,7 +92,7 @@ static void *tbuf_get(size_t size)
 static void pack_b(const struct gemm_job *j, size_t pc, size_t kcb, size_t jc,
 		   size_t ncb, uint8_t *dst, size_t stride, int32_t *corr)
 {
-	if (j->op == GEMM_OP_BF16)
+	if (j->esz == 2)	/* bf16 or fp16: the same 16-bit moves */
 		gemm_pack_b_bf16(kcb, ncb, (const uint16_t *)j->b + pc * j->ldb + jc,
 				 j->ldb, (uint16_t *)(void *)dst, stride / 2,
 				 j->simd);
@@ -644,7 +644,7 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 		    size_t ldb, const struct amx_packed_b *pb, void *c,
 		    size_t ldc)
 {
-	size_t esz = op == GEMM_OP_BF16 ? 2 : 1;
+	size_t esz = gemm_op_esz(op);
 	uintptr_t alo, ahi, blo, bhi, clo, chi;
 	struct gemm_job j;
 	unsigned int want;
@@ -654,8 +654,9 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	if (flags & ~AMX_GEMM_ACCUMULATE)
 		return -EINVAL;
 	if (pb) {
+		/* one int8 packing serves s8s8 and u8s8 */
 		if (pb->magic != PACKED_B_MAGIC ||
-		    (pb->op == GEMM_OP_BF16) != (op == GEMM_OP_BF16))
+		    (pb->op != op && (esz == 2 || gemm_op_esz(pb->op) == 2)))
 			return -EINVAL;
 		n = pb->n;
 		k = pb->k;
@@ -736,6 +737,78 @@ int amx_gemm_u8s8(unsigned int flags, size_t m, size_t n, size_t k,
 			c, ldc);
 }
 
+int amx_gemm_f16(unsigned int flags, size_t m, size_t n, size_t k,
+		 const amx_fp16 *a, size_t lda, const amx_fp16 *b, size_t ldb,
+		 float *c, size_t ldc)
+{
+	return gemm_run(GEMM_OP_F16, flags, m, n, k, a, lda, b, ldb, NULL,
+			c, ldc);
+}
+
+/*
+ * Complex A (m x k) times complex B (k x n) is one real fp16 product: A
+ * read as m x 2k reals (each row re, im, re, im, ...), C written as m x 2n
+ * (re, im pairs), and a real B2 of 2k x 2n built from B so that column
+ * 2j gives the real part and 2j + 1 the imaginary part of C[i][j]:
+ *
+ *   B2[2p][2j] = re b[p][j]	B2[2p][2j + 1] = im b[p][j]
+ *   B2[2p + 1][2j] = -im b[p][j]	B2[2p + 1][2j + 1] = re b[p][j]
+ *
+ * (re a re b - im a im b, re a im b + im a re b).  Negating an fp16 is
+ * exact, so this computes the four real products of each complex one, the
+ * same number AMX-COMPLEX's TCMMRLFP16PS / TCMMIMFP16PS compute, with the
+ * f16 kernels of every backend; C comes out interleaved, as the caller
+ * wants it, instead of as separate real and imaginary tiles.  B2 costs
+ * 8 k n bytes for the call.
+ */
+int amx_gemm_cf16(unsigned int flags, size_t m, size_t n, size_t k,
+		  const amx_fp16 *a, size_t lda, const amx_fp16 *b, size_t ldb,
+		  float *c, size_t ldc)
+{
+	uintptr_t alo, ahi, blo, bhi, clo, chi;
+	amx_fp16 *b2;
+	size_t bytes;
+	int ret;
+
+	if (flags & ~AMX_GEMM_ACCUMULATE)
+		return -EINVAL;
+	ret = span(m, k, lda, 4, a, &alo, &ahi);
+	if (!ret)
+		ret = span(k, n, ldb, 4, b, &blo, &bhi);
+	if (!ret)
+		ret = span(m, n, ldc, 8, c, &clo, &chi);
+	if (ret)
+		return ret;
+	if (overlap(clo, chi, alo, ahi) || overlap(clo, chi, blo, bhi))
+		return -EINVAL;
+	if (!m || !n || !k)	/* B is not read */
+		return gemm_run(GEMM_OP_F16, flags, m, 2 * n, 0, a, 2 * lda,
+				NULL, 0, NULL, c, 2 * ldc);
+	if (__builtin_mul_overflow(k, n, &bytes) ||
+	    __builtin_mul_overflow(bytes, 8, &bytes))
+		return -ENOMEM;
+	b2 = malloc(bytes);
+	if (!b2)
+		return -ENOMEM;
+	for (size_t p = 0; p < k; p++) {
+		const amx_fp16 *src = b + p * ldb * 2;
+		amx_fp16 *r0 = b2 + 2 * p * 2 * n, *r1 = r0 + 2 * n;
+
+		for (size_t j = 0; j < n; j++) {
+			amx_fp16 re = src[2 * j], im = src[2 * j + 1];
+
+			r0[2 * j] = re;
+			r0[2 * j + 1] = im;
+			r1[2 * j] = im ^ 0x8000u;
+			r1[2 * j + 1] = re;
+		}
+	}
+	ret = gemm_run(GEMM_OP_F16, flags, m, 2 * n, 2 * k, a, 2 * lda, b2,
+		       2 * n, NULL, c, 2 * ldc);
+	free(b2);
+	return ret;
+}
+
 int amx_gemm_bf16_packed(unsigned int flags, size_t m, const amx_bf16 *a,
 			 size_t lda, const struct amx_packed_b *b, float *c,
 			 size_t ldc)
@@ -743,6 +816,16 @@ int amx_gemm_bf16_packed(unsigned int flags, size_t m, const amx_bf16 *a,
 	if (!b)
 		return -EINVAL;
 	return gemm_run(GEMM_OP_BF16, flags, m, 0, 0, a, lda, NULL, 0, b,
+			c, ldc);
+}
+
+int amx_gemm_f16_packed(unsigned int flags, size_t m, const amx_fp16 *a,
+			size_t lda, const struct amx_packed_b *b, float *c,
+			size_t ldc)
+{
+	if (!b)
+		return -EINVAL;
+	return gemm_run(GEMM_OP_F16, flags, m, 0, 0, a, lda, NULL, 0, b,
 			c, ldc);
 }
 
@@ -815,9 +898,11 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 		op = GEMM_OP_BF16;
 	else if (type == AMX_GEMM_S8)
 		op = GEMM_OP_S8S8;
+	else if (type == AMX_GEMM_F16)
+		op = GEMM_OP_F16;
 	else
 		return -EINVAL;
-	esz = op == GEMM_OP_BF16 ? 2 : 1;
+	esz = gemm_op_esz(op);
 	ret = span(k, n, ldb, esz, b, &lo, &hi);
 	if (ret)
 		return ret;
@@ -842,7 +927,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	pb->npanels = npanels;
 	pb->kb_bytes = bs.kc * esz * GEMM_NR * npanels;
 	pb->nkb = (k + bs.kc - 1) / bs.kc;
-	cbytes = op == GEMM_OP_BF16 ? 0 : npanels * pb->nkb * GEMM_NR * 4;
+	cbytes = esz == 2 ? 0 : npanels * pb->nkb * GEMM_NR * 4;
 	pb->bytes = bytes + cbytes;
 	pb->data = packed_alloc(gemm_round_up(bytes + cbytes, 64) + 64);
 	if (!pb->data) {
@@ -857,7 +942,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 		size_t stride = gemm_round_up(kcb * esz, 64) * GEMM_NR;
 		uint8_t *dst = pb->data + pc / bs.kc * pb->kb_bytes;
 
-		if (op == GEMM_OP_BF16)
+		if (esz == 2)
 			gemm_pack_b_bf16(kcb, n, (const uint16_t *)b + pc * ldb,
 					 ldb, (uint16_t *)(void *)dst, stride / 2,
 					 simd);

@@ -26,7 +26,8 @@
 #define GEMM_KGRAN_BYTES 64	/* K padded to one tile row: 32 bf16 / 64 int8 */
 #define GEMM_MR_MAX	32
 
-enum gemm_op { GEMM_OP_BF16, GEMM_OP_S8S8, GEMM_OP_U8S8, GEMM_NOPS };
+enum gemm_op { GEMM_OP_BF16, GEMM_OP_S8S8, GEMM_OP_U8S8, GEMM_OP_F16,
+	       GEMM_NOPS };
 enum { GEMM_NBACKENDS = 3 };	/* AMX_GEMM_BACKEND_AMX .. _C */
 
 /*
@@ -238,6 +239,8 @@ AMX_HIDDEN int gemm_cpu_avx512vnni(void);
 AMX_HIDDEN int gemm_cpu_avx2(void);
 /* AVX-512 F, BW and VL, with the OS saving their state */
 AMX_HIDDEN int gemm_cpu_avx512bw(void);
+/* AMX-FP16 (TDPFP16PS) in CPUID */
+AMX_HIDDEN int gemm_cpu_amx_fp16(void);
 
 /*
  * The backend for @op and, in *@simd unless NULL, the vector instructions
@@ -259,7 +262,8 @@ gemm_small_backend(const struct gemm_backend *be, enum gemm_op op);
 
 /*
  * Packed B block: panels of GEMM_NR columns; panel j holds kcpad/g groups of
- * [GEMM_NR][g] elements (g = 2 bf16 or 4 int8: 4 bytes per column and group),
+ * [GEMM_NR][g] elements (g = 2 bf16 / fp16 or 4 int8: 4 bytes per column
+ * and group; gemm_pack_b_bf16() moves 16-bit elements of either type),
  * zero-padded in K and N.  The same layout feeds TDPBF16PS/TDPB*D (a tile row
  * is 16 columns x 4 bytes, tile stride 128 B) and vdpbf16ps/vpdpbusd.
  * int8 packs also produce corr[j] = -128 * sum_k B[k][j] per column (mod 2^32),
@@ -298,6 +302,12 @@ AMX_HIDDEN void gemm_pack_a_tile(size_t mc, size_t kc_bytes, const uint8_t *a,
  */
 #define GEMM_PACK_AHEAD		32
 
+/* bytes of an element of @op's A and B: bf16 and fp16 2, int8 1 */
+static inline size_t gemm_op_esz(enum gemm_op op)
+{
+	return op == GEMM_OP_BF16 || op == GEMM_OP_F16 ? 2 : 1;
+}
+
 static inline size_t gemm_round_up(size_t x, size_t to)
 {
 	return (x + to - 1) / to * to;
@@ -329,6 +339,9 @@ static inline void gemm_bf16_pair_index(uint16_t lo[32], uint16_t hi[32])
 
 AMX_HIDDEN GEMM_UKR(gemm_ukr_c_bf16);
 AMX_HIDDEN GEMM_UKR(gemm_ukr_c_u8s8);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_c_f16);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_avx512_f16);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_avx512_f16_direct);
 AMX_HIDDEN GEMM_UKR(gemm_ukr_avx512_bf16);
 AMX_HIDDEN GEMM_UKR(gemm_ukr_avx512_u8s8);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_avx512_bf16_direct);
@@ -346,6 +359,8 @@ AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_u8s8);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_bf16_direct);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_s8s8_direct);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_u8s8_direct);
+AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_f16);
+AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_f16_direct);
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);

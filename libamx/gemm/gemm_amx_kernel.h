@@ -67,11 +67,14 @@ static inline void gemm_amx_prefetch_a(const void *a, size_t as)
 }
 
 /* the dot-product instruction of an AMX kernel, fixed at compile time */
-enum gemm_amx_tdp { GEMM_TDP_BF16PS, GEMM_TDP_BSSD, GEMM_TDP_BUSD };
+enum gemm_amx_tdp { GEMM_TDP_BF16PS, GEMM_TDP_BSSD, GEMM_TDP_BUSD,
+		    GEMM_TDP_FP16PS };
 
 #define GEMM_AMX_TDP(op, c, a, b) do {					\
 	if ((op) == GEMM_TDP_BF16PS)					\
 		amx_tdpbf16ps(c, a, b);					\
+	else if ((op) == GEMM_TDP_FP16PS)				\
+		amx_tdpfp16ps(c, a, b);					\
 	else if ((op) == GEMM_TDP_BSSD)					\
 		amx_tdpbssd(c, a, b);					\
 	else								\

@@ -11,12 +11,7 @@
 /* the K granule in elements: one 64-byte tile row */
 static size_t kgran(enum gemm_op op)
 {
-	return op == GEMM_OP_BF16 ? 32 : 64;
-}
-
-static size_t op_esz(enum gemm_op op)
-{
-	return op == GEMM_OP_BF16 ? 2 : 1;
+	return 64 / gemm_op_esz(op);
 }
 
 static size_t clamp(size_t v, size_t lo, size_t hi)
@@ -27,7 +22,7 @@ static size_t clamp(size_t v, size_t lo, size_t hi)
 /* nc: the packed B block (kc x nc) 3/8 of L2 */
 static size_t nc_from_l2(enum gemm_op op, size_t kc)
 {
-	size_t nc = (size_t)gemm_cache_size(2) * 3 / 8 / (kc * op_esz(op));
+	size_t nc = (size_t)gemm_cache_size(2) * 3 / 8 / (kc * gemm_op_esz(op));
 
 	return clamp(nc / GEMM_NR * GEMM_NR, 256, 4096);
 }
@@ -60,7 +55,7 @@ size_t gemm_small_m_kc_bytes(void)
  */
 static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 {
-	size_t esz = op_esz(op);
+	size_t esz = gemm_op_esz(op);
 
 	bs->kc = clamp((size_t)gemm_cache_size(1) / GEMM_MR_AVX / 64 * 64 / esz,
 		       128, 4096);
@@ -110,27 +105,28 @@ static void vnni_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
  */
 static void amx_default_blocks(enum gemm_op op, struct gemm_blocks *bs)
 {
-	bs->kc = 768 / op_esz(op);
+	bs->kc = 768 / gemm_op_esz(op);
 	bs->mc = 32;
 	bs->nc = nc_from_l2(op, bs->kc);
 	bs->pf = 0;
 	bs->edge = GEMM_EDGE_COPY;
 	bs->cio = GEMM_CIO_INTERLEAVE;
-	bs->small = op == GEMM_OP_BF16 ? 1ul << 16 : 1ul << 18;
+	bs->small = gemm_op_esz(op) == 2 ? 1ul << 16 : 1ul << 18;
 }
 
 const struct gemm_backend gemm_backend_amx = {
 	.id = AMX_GEMM_BACKEND_AMX,
 	.name = "amx",
 	.mr = GEMM_MR_AMX,
-	.ukr = { gemm_ukr_amx_bf16, gemm_ukr_amx_s8s8, gemm_ukr_amx_u8s8 },
+	.ukr = { gemm_ukr_amx_bf16, gemm_ukr_amx_s8s8, gemm_ukr_amx_u8s8,
+		 gemm_ukr_amx_f16 },
 	/*
 	 * A in place when K is whole tile rows and rows are line-aligned
 	 * (a row of a tile never spans two lines): the same lines as the
 	 * packed A, without the copy.  Not timed on silicon yet.
 	 */
 	.ukr_direct = { gemm_ukr_amx_bf16_direct, gemm_ukr_amx_s8s8_direct,
-			gemm_ukr_amx_u8s8_direct },
+			gemm_ukr_amx_u8s8_direct, gemm_ukr_amx_f16_direct },
 	.direct_kalign = 64,
 	.direct_align = 64,
 	.direct_whole_rows = 1,
@@ -156,10 +152,11 @@ const struct gemm_backend gemm_backend_avx512 = {
 	.name = "avx512",
 	.mr = GEMM_MR_AVX,
 	.ukr = { gemm_ukr_avx512_bf16, gemm_ukr_avx512_u8s8,
-		 gemm_ukr_avx512_u8s8 },
+		 gemm_ukr_avx512_u8s8, gemm_ukr_avx512_f16 },
 	.ukr_direct = { gemm_ukr_avx512_bf16_direct,
 			gemm_ukr_avx512_s8s8_direct,
-			gemm_ukr_avx512_u8s8_direct },
+			gemm_ukr_avx512_u8s8_direct,
+			gemm_ukr_avx512_f16_direct },
 	.ukr_fused = { [GEMM_OP_BF16] = gemm_ukr_avx512_bf16_fused },
 	.direct_kalign = 4,	/* a bf16 pair, an int8 quad: one dword */
 	.direct_align = 1,
@@ -174,7 +171,8 @@ const struct gemm_backend gemm_backend_c = {
 	.id = AMX_GEMM_BACKEND_C,
 	.name = "c",
 	.mr = GEMM_MR_AVX,
-	.ukr = { gemm_ukr_c_bf16, gemm_ukr_c_u8s8, gemm_ukr_c_u8s8 },
+	.ukr = { gemm_ukr_c_bf16, gemm_ukr_c_u8s8, gemm_ukr_c_u8s8,
+		 gemm_ukr_c_f16 },
 	.pack_a = gemm_pack_a_vnni,
 	.a_resident = 1,
 	.tasks_per_thread = 2,

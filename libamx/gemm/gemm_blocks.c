@@ -38,7 +38,7 @@ const char *amx_gemm_backend_name(enum amx_gemm_backend backend)
 
 const char *amx_gemm_op_name(enum amx_gemm_op op)
 {
-	if (op < AMX_GEMM_OP_BF16 || op > AMX_GEMM_OP_U8S8)
+	if (op < AMX_GEMM_OP_BF16 || op > AMX_GEMM_OP_F16)
 		return NULL;
 	return gemm_op_names[op - AMX_GEMM_OP_BF16];
 }
@@ -109,7 +109,7 @@ static int api_args(enum amx_gemm_backend backend, enum amx_gemm_op op,
 		    const struct gemm_backend **be, enum gemm_op *o)
 {
 	*be = gemm_backend_by_id(backend);
-	if (!*be || op < AMX_GEMM_OP_BF16 || op > AMX_GEMM_OP_U8S8)
+	if (!*be || op < AMX_GEMM_OP_BF16 || op > AMX_GEMM_OP_F16)
 		return -EINVAL;
 	*o = (enum gemm_op)(op - AMX_GEMM_OP_BF16);
 	return 0;

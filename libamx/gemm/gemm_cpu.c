@@ -32,6 +32,15 @@ int gemm_cpu_avx512bw(void)
 	return !!(amx__cpu()->simd & AMX__SIMD_AVX512);
 }
 
+int gemm_cpu_amx_fp16(void)
+{
+#ifdef AMX_TILE_MODEL
+	return 1;	/* the test's model has every dot product */
+#else
+	return !!(amx__static_info()->cpu & AMX_CPU_AMX_FP16);
+#endif
+}
+
 /*
  * AMX_FORCE_FALLBACK=1 avoids AMX, =c also avoids AVX-512 and, in the
  * packers, AVX2 (*simd 0); other values are ignored
@@ -41,8 +50,21 @@ int gemm_cpu_avx512bw(void)
 /* whether the AVX-512 backend has the instructions for @op here */
 static int avx512_runs(enum gemm_op op)
 {
-	return op == GEMM_OP_BF16 ? gemm_cpu_avx512bf16() :
-				    gemm_cpu_avx512vnni();
+	switch (op) {
+	case GEMM_OP_BF16:
+		return gemm_cpu_avx512bf16();
+	case GEMM_OP_F16:	/* VCVTPH2PS and VFMADD: AVX-512F */
+		return gemm_cpu_avx512bw();
+	default:
+		return gemm_cpu_avx512vnni();
+	}
+}
+
+/* whether the AMX backend has a kernel and the instructions for @op here */
+static int amx_runs(enum gemm_op op)
+{
+	return gemm_backend_amx.ukr[op] &&
+	       (op != GEMM_OP_F16 || gemm_cpu_amx_fp16());
 }
 
 const struct gemm_backend *gemm_select_backend(enum gemm_op op,
@@ -56,7 +78,7 @@ const struct gemm_backend *gemm_select_backend(enum gemm_op op,
 		*simd = force_c ? 0 :
 			(gemm_cpu_avx2() ? GEMM_SIMD_AVX2 : 0) |
 			(gemm_cpu_avx512bw() ? GEMM_SIMD_AVX512 : 0);
-	if (!force && amx_status() == 0)
+	if (!force && amx_runs(op) && amx_status() == 0)
 		return &gemm_backend_amx;
 	if (!force_c && avx512_runs(op))
 		return &gemm_backend_avx512;
@@ -76,6 +98,8 @@ int amx_gemm_backend(enum amx_gemm_type type)
 		return gemm_select_backend(GEMM_OP_BF16, NULL)->id;
 	if (type == AMX_GEMM_S8)
 		return gemm_select_backend(GEMM_OP_S8S8, NULL)->id;
+	if (type == AMX_GEMM_F16)
+		return gemm_select_backend(GEMM_OP_F16, NULL)->id;
 	return -EINVAL;
 }
 

@@ -25,7 +25,8 @@
 #define BLOCKING_NAME	"gemm-blocking"
 #define BLOCKING_SYSTEM	"/etc/libamx/" BLOCKING_NAME
 
-const char *const gemm_op_names[GEMM_NOPS] = { "bf16", "s8s8", "u8s8" };
+const char *const gemm_op_names[GEMM_NOPS] = { "bf16", "s8s8", "u8s8",
+						"f16" };
 
 /* "GenuineIntel 6.143.8 l1d=49152 l2=2097152 l3=110100480" */
 static void cpu_key(char *buf, size_t len)

@@ -16,9 +16,11 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/pack_s8_vnni.c
 	${AMX_GEMM_DIR}/gemm_avx512_bf16_12x32.c
 	${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
+	${AMX_GEMM_DIR}/gemm_avx512_f16_12x32.c
 	${AMX_GEMM_DIR}/gemm_amx_tile.c
 	${AMX_GEMM_DIR}/gemm_amx_bf16_32x32.c
 	${AMX_GEMM_DIR}/gemm_amx_int8_32x32.c
+	${AMX_GEMM_DIR}/gemm_amx_f16_32x32.c
 	${AMX_GEMM_DIR}/../pool/pool.c
 )
 
@@ -26,6 +28,8 @@ set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_bf16_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16")
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni")
+set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_f16_12x32.c
+	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
 # the AMX files use amx.h's asm tile macros: no -mamx-* needed
 # the packers and reference kernels are hot too; let them vectorise fully
 set_source_files_properties(${AMX_GEMM_DIR}/pack_a.c

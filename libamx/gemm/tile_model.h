@@ -17,6 +17,7 @@ void amx_model_tile_load(int t, const void *base, long stride);
 void amx_model_tile_store(int t, void *base, long stride);
 void amx_model_tile_zero(int t);
 void amx_model_tdpbf16ps(int c, int a, int b);
+void amx_model_tdpfp16ps(int c, int a, int b);
 void amx_model_tdpbssd(int c, int a, int b);
 void amx_model_tdpbusd(int c, int a, int b);
 int amx_model_status(void);
@@ -27,6 +28,7 @@ void amx_model_tile_release(void);
 #undef amx_tile_store
 #undef amx_tile_zero
 #undef amx_tdpbf16ps
+#undef amx_tdpfp16ps
 #undef amx_tdpbssd
 #undef amx_tdpbusd
 #define amx_tile_load(t, base, stride) \
@@ -35,6 +37,7 @@ void amx_model_tile_release(void);
 	amx_model_tile_store(t, base, (long)(stride))
 #define amx_tile_zero(t)	amx_model_tile_zero(t)
 #define amx_tdpbf16ps(c, a, b)	amx_model_tdpbf16ps(c, a, b)
+#define amx_tdpfp16ps(c, a, b)	amx_model_tdpfp16ps(c, a, b)
 #define amx_tdpbssd(c, a, b)	amx_model_tdpbssd(c, a, b)
 #define amx_tdpbusd(c, a, b)	amx_model_tdpbusd(c, a, b)
 #define amx_status		amx_model_status

@@ -4,8 +4,10 @@
  *
  * Runs seeded random sequences of AMX operations (LDTILECFG/STTILECFG,
  * TILELOADD(T1)/TILESTORED with odd strides, TILEZERO, TILERELEASE, all
- * TDPB*D variants, TDPBF16PS, XSAVE/XSAVEC/XRSTOR of the tile state and a
- * signal round trip through the kernel) and compares every architectural
+ * TDPB*D variants, TDPBF16PS, and TDPFP16PS, TCMMIMFP16PS and TCMMRLFP16PS
+ * where CPUID has AMX-FP16 and AMX-COMPLEX, XSAVE/XSAVEC/XRSTOR of the
+ * tile state and a signal round trip through the kernel) and compares
+ * every architectural
  * result byte for byte with an independent C model of the SDM semantics
  * in this file.  The model follows the rules recorded on AMX silicon
  * (tests/emu/silicon_vectors.c holds the recorded cases): #UD for
@@ -135,10 +137,17 @@ enum {
 	OP_USD = TMODEL_USD,
 	OP_UUD = TMODEL_UUD,
 	OP_BF16 = TMODEL_BF16,
+	OP_FP16 = TMODEL_FP16,
+	OP_CMMIM = TMODEL_CMMIM,
+	OP_CMMRL = TMODEL_CMMRL,
 	NOPS = TMODEL_NOPS
 };
 static const char *const opname[NOPS] = { "tdpbssd", "tdpbsud", "tdpbusd",
-					  "tdpbuud", "tdpbf16ps" };
+					  "tdpbuud", "tdpbf16ps", "tdpfp16ps",
+					  "tcmmimfp16ps", "tcmmrlfp16ps" };
+
+/* CPUID.(7,1):EAX[21] AMX-FP16 and EDX[8] AMX-COMPLEX (main()) */
+static int has_fp16, has_complex;
 
 #define TDP1(op, d, a, b) \
 	asm volatile(op " %%tmm" #b ", %%tmm" #a ", %%tmm" #d ::: "memory")
@@ -148,6 +157,9 @@ static const char *const opname[NOPS] = { "tdpbssd", "tdpbsud", "tdpbusd",
 	case OP_SUD: TDP1("tdpbsud", d, a, b); break; \
 	case OP_USD: TDP1("tdpbusd", d, a, b); break; \
 	case OP_UUD: TDP1("tdpbuud", d, a, b); break; \
+	case OP_FP16: amx_tdpfp16ps(d, a, b); break;  \
+	case OP_CMMIM: amx_tcmmimfp16ps(d, a, b); break; \
+	case OP_CMMRL: amx_tcmmrlfp16ps(d, a, b); break; \
 	default: TDP1("tdpbf16ps", d, a, b); break;   \
 	}
 
@@ -379,11 +391,25 @@ static void random_cfg(struct tmodel_cfg *c, int *main_tr, int *main_bf)
 	*main_bf = rndn(3) == 0;
 }
 
+/*
+ * The floating-point dot product of a BF16 epoch: TDPBF16PS, or, where
+ * CPUID has them, one of the FP16 ones too (the BF16 data read as FP16 is
+ * finite as well).  Without AMX-FP16 no random number is drawn, so such
+ * a CPU runs the same sequence as before they existed.
+ */
+static int float_op(void)
+{
+	if (!has_fp16)
+		return OP_BF16;
+	return OP_BF16 + (int)rndn(has_complex ? 4 : 2);
+}
+
 static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 {
 	struct tmodel_cfg c;
 	int tr, bf, i, t;
 	int counts[16] = { 0 };
+	char fp[48] = "";
 
 	random_cfg(&c, &tr, &bf);
 	hw_ldtilecfg(&c);
@@ -453,7 +479,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 			what = "tilestored";
 			counts[1]++;
 		} else if (k < 75) {
-			int op = bf ? OP_BF16 : (int)rndn(4);
+			int op = bf ? float_op() : (int)rndn(4);
 			int trx = tr;
 
 			/*
@@ -478,7 +504,7 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 			tmodel_tdp(&model, op, triples[trx][0], triples[trx][1],
 				   triples[trx][2]);
 			what = opname[op];
-			counts[2 + op]++;
+			counts[op > OP_BF16 ? 13 + op - OP_FP16 : 2 + op]++;
 		} else if (k < 80) {
 			/* TILEZERO of an unconfigured tile is #UD on silicon.  */
 			do {
@@ -560,12 +586,17 @@ static int run_epoch(int ep, int nops, char *desc, size_t dlen)
 			return 0;
 		}
 	}
+	if (has_complex)
+		snprintf(fp, sizeof(fp), " fp16 %d cmmim %d cmmrl %d",
+			 counts[13], counts[14], counts[15]);
+	else if (has_fp16)
+		snprintf(fp, sizeof(fp), " fp16 %d", counts[13]);
 	snprintf(desc, dlen,
 		 "epoch %d: %d ops (ld %d st %d ssd %d sud %d usd %d "
-		 "uud %d bf16 %d zero %d xrstor %d sig %d)",
+		 "uud %d bf16 %d zero %d xrstor %d sig %d%s)",
 		 ep, nops, counts[0], counts[1], counts[2], counts[3],
 		 counts[4], counts[5], counts[6], counts[8], counts[9],
-		 counts[10]);
+		 counts[10], fp);
 	return 1;
 }
 
@@ -931,7 +962,8 @@ static double bench_op(int what)
 			if (what == 0) {
 				hw_tileloadd(1, buf, 64, 0);
 			} else {
-				hw_tdp(what == 1 ? OP_SSD : OP_BF16, 1);
+				hw_tdp(what == 1 ? OP_SSD :
+				       what == 2 ? OP_BF16 : OP_FP16, 1);
 			}
 		}
 		t = (now() - t0) / n;
@@ -956,6 +988,8 @@ static int bench(void)
 	printf("# bench tdpbssd 16x16x64: %.0f ns/op\n", bench_op(1));
 	/* tmm3 += tmm4 . tmm5 with finite BF16 data: stays finite.  */
 	printf("# bench tdpbf16ps 16x16x32: %.0f ns/op\n", bench_op(2));
+	if (has_fp16)
+		printf("# bench tdpfp16ps 16x16x32: %.0f ns/op\n", bench_op(3));
 	hw_tilerelease();
 	return 0;
 }
@@ -974,6 +1008,11 @@ int main(int argc, char **argv)
 	if (!(d & (1u << 24)) || !(d & (1u << 25)) || !(d & (1u << 22))) {
 		tap_skip_all("AMX-TILE/INT8/BF16 not enumerated by CPUID");
 	}
+	if (a >= 1) {
+		__cpuid_count(7, 1, a, b, c, d);
+		has_fp16 = !!(a & (1u << 21));
+		has_complex = has_fp16 && (d & (1u << 8));
+	}
 	if (syscall(SYS_arch_prctl, ARCH_GET_XCOMP_SUPP, &supp) ||
 	    !(supp & (1UL << XFEATURE_XTILEDATA))) {
 		tap_skip_all("the kernel does not support AMX state");
@@ -986,8 +1025,9 @@ int main(int argc, char **argv)
 		return bench();
 	}
 	tap_plan(24 + epochs);
-	printf("# seed %llu, %d epochs x %d ops\n", (unsigned long long)seed,
-	       epochs, nops);
+	printf("# seed %llu, %d epochs x %d ops; AMX-FP16 %s, AMX-COMPLEX %s\n",
+	       (unsigned long long)seed, epochs, nops, has_fp16 ? "yes" : "no",
+	       has_complex ? "yes" : "no");
 	tap_ok(syscall(SYS_arch_prctl, ARCH_REQ_XCOMP_PERM,
 		       XFEATURE_XTILEDATA) == 0,
 	       "ARCH_REQ_XCOMP_PERM(XTILEDATA)");
