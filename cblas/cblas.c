@@ -223,13 +223,19 @@ static void *alloc_mn(size_t m, size_t n, size_t esz)
 	return malloc(bytes ? bytes : 1);
 }
 
-/* ---- bf16 x bf16 -> fp32 ---- */
+/* ---- bf16 or fp16 x the same -> fp32 ---- */
+
+/* amx_gemm_bf16() or amx_gemm_f16(): 16-bit A and B, fp32 C */
+typedef int (*gemm16_fn)(unsigned int flags, size_t m, size_t n, size_t k,
+			 const uint16_t *a, size_t lda, const uint16_t *b,
+			 size_t ldb, float *c, size_t ldc);
 
 /* the product of arguments that passed the checks */
-static void gemm_bf16_run(const char *fn, int layout, int transa, int transb,
-			  int m, int n, int k, float alpha, const uint16_t *a,
-			  int lda, const uint16_t *b, int ldb, float beta,
-			  float *c, int ldc)
+static void gemm16_run(const char *fn, gemm16_fn gemm, int layout,
+		       int transa, int transb, int m, int n, int k,
+		       float alpha, const uint16_t *a, int lda,
+		       const uint16_t *b, int ldb, float beta, float *c,
+		       int ldc)
 {
 	void *abuf = NULL, *bbuf = NULL;
 	const void *ar, *br;
@@ -264,14 +270,13 @@ static void gemm_bf16_run(const char *fn, int layout, int transa, int transb,
 
 	if (alpha == 1.0f && (beta == 0.0f || beta == 1.0f)) {
 		/* libamx does not read C without AMX_GEMM_ACCUMULATE */
-		ret = amx_gemm_bf16(beta == 1.0f ? AMX_GEMM_ACCUMULATE : 0,
-				    r.m, r.n, r.k, ar, lda_r, br, ldb_r, c,
-				    ldc_r);
+		ret = gemm(beta == 1.0f ? AMX_GEMM_ACCUMULATE : 0, r.m, r.n,
+			   r.k, ar, lda_r, br, ldb_r, c, ldc_r);
 	} else {
 		float *t = alloc_mn(r.m, r.n, sizeof(float));
 
-		ret = t ? amx_gemm_bf16(0, r.m, r.n, r.k, ar, lda_r, br, ldb_r,
-					t, r.n) : -ENOMEM;
+		ret = t ? gemm(0, r.m, r.n, r.k, ar, lda_r, br, ldb_r, t, r.n) :
+			  -ENOMEM;
 		for (size_t i = 0; !ret && i < r.m; i++) {
 			float *ci = c + i * ldc_r;
 			const float *ti = t + i * r.n;
@@ -289,10 +294,10 @@ out:
 		run_error(fn, ret);
 }
 
-static void gemm_bf16(const char *fn, int layout, int transa, int transb,
-		      int m, int n, int k, float alpha, const uint16_t *a,
-		      int lda, const uint16_t *b, int ldb, float beta,
-		      float *c, int ldc)
+static void gemm16(const char *fn, gemm16_fn gemm, int layout, int transa,
+		   int transb, int m, int n, int k, float alpha,
+		   const uint16_t *a, int lda, const uint16_t *b, int ldb,
+		   float beta, float *c, int ldc)
 {
 	const char *why;
 	int pos;
@@ -303,8 +308,8 @@ static void gemm_bf16(const char *fn, int layout, int transa, int transb,
 		param_error(fn, pos, why);
 		return;
 	}
-	gemm_bf16_run(fn, layout, transa, transb, m, n, k, alpha, a, lda, b,
-		      ldb, beta, c, ldc);
+	gemm16_run(fn, gemm, layout, transa, transb, m, n, k, alpha, a, lda, b,
+		   ldb, beta, c, ldc);
 }
 
 AMX_CBLAS_API void
@@ -315,8 +320,8 @@ cblas_gemm_bf16bf16f32(const CBLAS_LAYOUT Layout,
 		       const int lda, const uint16_t *b, const int ldb,
 		       const float beta, float *c, const int ldc)
 {
-	gemm_bf16("cblas_gemm_bf16bf16f32", Layout, transa, transb, m, n, k,
-		  alpha, a, lda, b, ldb, beta, c, ldc);
+	gemm16("cblas_gemm_bf16bf16f32", amx_gemm_bf16, Layout, transa, transb,
+	       m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 AMX_CBLAS_API void
@@ -326,8 +331,19 @@ cblas_sbgemm(const CBLAS_LAYOUT Order, const CBLAS_TRANSPOSE TransA,
 	     const uint16_t *B, const int ldb, const float beta, float *C,
 	     const int ldc)
 {
-	gemm_bf16("cblas_sbgemm", Order, TransA, TransB, M, N, K, alpha, A,
-		  lda, B, ldb, beta, C, ldc);
+	gemm16("cblas_sbgemm", amx_gemm_bf16, Order, TransA, TransB, M, N, K,
+	       alpha, A, lda, B, ldb, beta, C, ldc);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_f16f16f32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
+		     const CBLAS_TRANSPOSE transb, const int m, const int n,
+		     const int k, const float alpha, const uint16_t *a,
+		     const int lda, const uint16_t *b, const int ldb,
+		     const float beta, float *c, const int ldc)
+{
+	gemm16("cblas_gemm_f16f16f32", amx_gemm_f16, Layout, transa, transb, m,
+	       n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* ---- s8/u8 x u8/s8 -> s32 with offsets ---- */
@@ -520,6 +536,7 @@ cblas_gemm_s8u8s32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
 enum packed_type {
 	PACKED_BF16 = 1,
 	PACKED_S8U8 = 2,
+	PACKED_F16 = 3,
 };
 
 struct packed_hdr {
@@ -544,7 +561,7 @@ _Static_assert(sizeof(struct packed_hdr) == PACKED_HDR, "packed header");
 
 static size_t packed_esz(enum packed_type type)
 {
-	return type == PACKED_BF16 ? 2 : 1;
+	return type == PACKED_S8U8 ? 1 : 2;
 }
 
 /* op(X)'s shape for @ident; -1 for an identifier that is none */
@@ -767,6 +784,29 @@ cblas_gemm_bf16bf16f32_pack(const CBLAS_LAYOUT Layout,
 	     trans, m, n, k, src, ld, dest);
 }
 
+static void compute16(const char *fn, enum packed_type type, gemm16_fn gemm,
+		      int layout, int transa, int transb, int m, int n, int k,
+		      float alpha, const uint16_t *a, int lda,
+		      const uint16_t *b, int ldb, float beta, float *c,
+		      int ldc)
+{
+	struct compute_ops o = { .ta = transa, .tb = transb, .a = a, .b = b,
+				 .lda = lda, .ldb = ldb };
+	int ta, tb, la, lb, pos;
+	const char *why;
+
+	compute_args(transa, transb, lda, ldb, &ta, &tb, &la, &lb);
+	pos = check_args(&bf16_pos, &why, layout, ta, tb, m, n, k, la, lb,
+			 ldc);
+	compute_resolve(type, &bf16_pos, layout, m, n, k, &o, &pos, &why);
+	if (pos) {
+		param_error(fn, pos, why);
+		return;
+	}
+	gemm16_run(fn, gemm, layout, o.ta, o.tb, m, n, k, alpha, o.a, o.lda,
+		   o.b, o.ldb, beta, c, ldc);
+}
+
 AMX_CBLAS_API void
 cblas_gemm_bf16bf16f32_compute(const CBLAS_LAYOUT Layout, const int transa,
 			       const int transb, const int m, const int n,
@@ -775,23 +815,41 @@ cblas_gemm_bf16bf16f32_compute(const CBLAS_LAYOUT Layout, const int transa,
 			       const uint16_t *b, const int ldb,
 			       const float beta, float *c, const int ldc)
 {
-	static const char fn[] = "cblas_gemm_bf16bf16f32_compute";
-	struct compute_ops o = { .ta = transa, .tb = transb, .a = a, .b = b,
-				 .lda = lda, .ldb = ldb };
-	int ta, tb, la, lb, pos;
-	const char *why;
+	compute16("cblas_gemm_bf16bf16f32_compute", PACKED_BF16, amx_gemm_bf16,
+		  Layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+		  c, ldc);
+}
 
-	compute_args(transa, transb, lda, ldb, &ta, &tb, &la, &lb);
-	pos = check_args(&bf16_pos, &why, Layout, ta, tb, m, n, k, la, lb,
-			 ldc);
-	compute_resolve(PACKED_BF16, &bf16_pos, Layout, m, n, k, &o, &pos,
-			&why);
-	if (pos) {
-		param_error(fn, pos, why);
-		return;
-	}
-	gemm_bf16_run(fn, Layout, o.ta, o.tb, m, n, k, alpha, o.a, o.lda, o.b,
-		      o.ldb, beta, c, ldc);
+AMX_CBLAS_API size_t
+cblas_gemm_f16f16f32_pack_get_size(const CBLAS_IDENTIFIER identifier,
+				   const int m, const int n, const int k)
+{
+	return pack_get_size("cblas_gemm_f16f16f32_pack_get_size", PACKED_F16,
+			     identifier, m, n, k);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_f16f16f32_pack(const CBLAS_LAYOUT Layout,
+			  const CBLAS_IDENTIFIER identifier,
+			  const CBLAS_TRANSPOSE trans, const int m,
+			  const int n, const int k, const uint16_t *src,
+			  const int ld, uint16_t *dest)
+{
+	pack("cblas_gemm_f16f16f32_pack", PACKED_F16, Layout, identifier,
+	     trans, m, n, k, src, ld, dest);
+}
+
+AMX_CBLAS_API void
+cblas_gemm_f16f16f32_compute(const CBLAS_LAYOUT Layout, const int transa,
+			     const int transb, const int m, const int n,
+			     const int k, const float alpha,
+			     const uint16_t *a, const int lda,
+			     const uint16_t *b, const int ldb,
+			     const float beta, float *c, const int ldc)
+{
+	compute16("cblas_gemm_f16f16f32_compute", PACKED_F16, amx_gemm_f16,
+		  Layout, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta,
+		  c, ldc);
 }
 
 AMX_CBLAS_API size_t

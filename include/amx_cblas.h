@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * libamx_cblas: BLAS-style GEMM entry points on top of libamx, so that code
- * written against Intel MKL's cblas_gemm_bf16bf16f32()/cblas_gemm_s8u8s32()
- * (and their packed forms, cblas_gemm_*_pack_get_size(), _pack() and
+ * written against Intel MKL's cblas_gemm_bf16bf16f32()/cblas_gemm_f16f16f32()/
+ * cblas_gemm_s8u8s32() (and their packed forms, cblas_gemm_*_pack_get_size(), _pack() and
  * _compute()) or OpenBLAS's cblas_sbgemm()/cblas_sbgemv() can be relinked
  * against libamx.  Link with -lamx_cblas (pkg-config amx_cblas, CMake
  * amx::amx_cblas).
@@ -83,7 +83,20 @@ cblas_gemm_bf16bf16f32(const CBLAS_LAYOUT Layout,
 		       const float beta, float *c, const int ldc);
 #endif
 
-/* OpenBLAS's name and types for the same operation */
+/*
+ * The same with IEEE binary16 A and B (MKL's MKL_F16, amx_fp16 in <amx.h>,
+ * passed as uint16_t), fp32 accumulation and C.
+ */
+#if !defined(_MKL_CBLAS_H_) && !defined(__MKL_CBLAS_H__)
+AMX_CBLAS_API void
+cblas_gemm_f16f16f32(const CBLAS_LAYOUT Layout, const CBLAS_TRANSPOSE transa,
+		     const CBLAS_TRANSPOSE transb, const int m, const int n,
+		     const int k, const float alpha, const uint16_t *a,
+		     const int lda, const uint16_t *b, const int ldb,
+		     const float beta, float *c, const int ldc);
+#endif
+
+/* OpenBLAS's name and types for the bf16 operation */
 AMX_CBLAS_API void
 cblas_sbgemm(const CBLAS_LAYOUT Order, const CBLAS_TRANSPOSE TransA,
 	     const CBLAS_TRANSPOSE TransB, const int M, const int N,
@@ -137,6 +150,23 @@ cblas_gemm_bf16bf16f32_compute(const CBLAS_LAYOUT Layout, const int transa,
 			       const uint16_t *a, const int lda,
 			       const uint16_t *b, const int ldb,
 			       const float beta, float *c, const int ldc);
+
+AMX_CBLAS_API size_t
+cblas_gemm_f16f16f32_pack_get_size(const CBLAS_IDENTIFIER identifier,
+				   const int m, const int n, const int k);
+AMX_CBLAS_API void
+cblas_gemm_f16f16f32_pack(const CBLAS_LAYOUT Layout,
+			  const CBLAS_IDENTIFIER identifier,
+			  const CBLAS_TRANSPOSE trans, const int m,
+			  const int n, const int k, const uint16_t *src,
+			  const int ld, uint16_t *dest);
+AMX_CBLAS_API void
+cblas_gemm_f16f16f32_compute(const CBLAS_LAYOUT Layout, const int transa,
+			     const int transb, const int m, const int n,
+			     const int k, const float alpha,
+			     const uint16_t *a, const int lda,
+			     const uint16_t *b, const int ldb,
+			     const float beta, float *c, const int ldc);
 
 AMX_CBLAS_API size_t
 cblas_gemm_s8u8s32_pack_get_size(const CBLAS_IDENTIFIER identifier,

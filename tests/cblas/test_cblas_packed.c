@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
  * MKL's packed GEMM of libamx_cblas: cblas_gemm_bf16bf16f32_pack_get_size/
- * _pack/_compute and the s8u8s32 trio, against a double/int64 reference of
+ * _pack/_compute and the f16f16f32 and s8u8s32 trios, against a double/int64 reference of
  * the unpacked definition.  Every layout x op(A) x op(B) where each operand
  * is plain (N, T) or packed (CblasPacked, packed from N or from T), odd
  * shapes, wide leading dimensions (padding of C untouched), alpha/beta sets
@@ -66,11 +66,40 @@ static int32_t sat(double d)
 	       d <= -2147483648.0 ? INT32_MIN : (int32_t)d;
 }
 
-static void fill_bf16(uint16_t *p, size_t n)
+/* the element types, each with its trio */
+enum type { T_BF16, T_S8, T_F16, NTYPES };
+
+static const char *const tname[] = { "bf16bf16f32", "s8u8s32", "f16f16f32" };
+
+/* k/64, |k| <= 128: exact in bf16 and fp16, products and sums in fp32 */
+static void fill16(int f16, uint16_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		p[i] = amx_test_f2bf((float)((int)(ct_rand() % 257) - 128) /
-				     64.0f);
+	for (size_t i = 0; i < n; i++) {
+		float f = (float)((int)(ct_rand() % 257) - 128) / 64.0f;
+
+		p[i] = f16 ? amx_fp32_to_fp16(f) : amx_test_f2bf(f);
+	}
+}
+
+static size_t get_size(enum type t, int ident, int m, int n, int k)
+{
+	return t == T_S8 ? cblas_gemm_s8u8s32_pack_get_size(ident, m, n, k) :
+	       t == T_F16 ? cblas_gemm_f16f16f32_pack_get_size(ident, m, n, k) :
+	       cblas_gemm_bf16bf16f32_pack_get_size(ident, m, n, k);
+}
+
+static void do_pack(enum type t, int lay, int ident, int trans, int m, int n,
+		    int k, const void *src, int ld, void *dest)
+{
+	if (t == T_S8)
+		cblas_gemm_s8u8s32_pack(lay, ident, trans, m, n, k, src, ld,
+					dest);
+	else if (t == T_F16)
+		cblas_gemm_f16f16f32_pack(lay, ident, trans, m, n, k, src, ld,
+					  dest);
+	else
+		cblas_gemm_bf16bf16f32_pack(lay, ident, trans, m, n, k, src,
+					    ld, dest);
 }
 
 /*
@@ -79,7 +108,7 @@ static void fill_bf16(uint16_t *p, size_t n)
  * original and free it; *arg is the copy, *trans CblasPacked and *ld 0
  * (ignored).  *keep is what to free afterwards.
  */
-static int operand(int s8, int lay, int ident, enum opmode mode, int m,
+static int operand(enum type t, int lay, int ident, enum opmode mode, int m,
 		   int n, int k, const void *x, int ldx, const void **arg,
 		   int *trans, int *ld, void **keep)
 {
@@ -94,17 +123,12 @@ static int operand(int s8, int lay, int ident, enum opmode mode, int m,
 	*ld = ldx;
 	if (mode == PLAIN_N || mode == PLAIN_T)
 		return 1;
-	size = s8 ? cblas_gemm_s8u8s32_pack_get_size(ident, m, n, k) :
-	       cblas_gemm_bf16bf16f32_pack_get_size(ident, m, n, k);
+	size = get_size(t, ident, m, n, k);
 	p = malloc(size + 1);
 	copy = malloc(size + 2);
 	if (!p || !copy)
 		exit(TAP_FAIL);
-	if (s8)
-		cblas_gemm_s8u8s32_pack(lay, ident, tr, m, n, k, x, ldx, p);
-	else
-		cblas_gemm_bf16bf16f32_pack(lay, ident, tr, m, n, k, x, ldx,
-					    (uint16_t *)(void *)p);
+	do_pack(t, lay, ident, tr, m, n, k, x, ldx, p);
 	memcpy(copy + 2, p, size);
 	memset(p, 0x5a, size);
 	free(p);
@@ -115,10 +139,13 @@ static int operand(int s8, int lay, int ident, enum opmode mode, int m,
 	return 1;
 }
 
-static int run_bf16(int lay, enum opmode ma, enum opmode mb,
-		    const struct shape *s, const struct scalars *sc)
+/* bf16, or fp16 when f16 */
+static int run16(int f16, int lay, enum opmode ma, enum opmode mb,
+		 const struct shape *s, const struct scalars *sc)
 {
-	static const char fn[] = "cblas_gemm_bf16bf16f32_compute";
+	const char *fn = f16 ? "cblas_gemm_f16f16f32_compute" :
+			       "cblas_gemm_bf16bf16f32_compute";
+	enum type t = f16 ? T_F16 : T_BF16;
 	int row = lay == CblasRowMajor, m = s->m, n = s->n, k = s->k;
 	int tra = ma == PLAIN_T || ma == PACKED_T;
 	int trb = mb == PLAIN_T || mb == PACKED_T;
@@ -136,16 +163,21 @@ static int run_bf16(int lay, enum opmode ma, enum opmode mb,
 
 	if (!a || !b || !c || !c0)
 		exit(TAP_FAIL);
-	fill_bf16(a, na);
-	fill_bf16(b, nb);
+	fill16(f16, a, na);
+	fill16(f16, b, nb);
 	for (size_t i = 0; i < nc; i++)
 		c0[i] = sc->nan_c ? NAN :
 			(float)((int)(ct_rand() % 4096) - 2048) / 512.0f;
 	memcpy(c, c0, nc * 4);
-	operand(0, lay, CblasAMatrix, ma, m, n, k, a, lda, &aa, &ta, &la, &ka);
-	operand(0, lay, CblasBMatrix, mb, m, n, k, b, ldb, &bb, &tb, &lb, &kb);
-	cblas_gemm_bf16bf16f32_compute(lay, ta, tb, m, n, k, sc->alpha, aa, la,
-				       bb, lb, sc->beta, c, ldc);
+	operand(t, lay, CblasAMatrix, ma, m, n, k, a, lda, &aa, &ta, &la, &ka);
+	operand(t, lay, CblasBMatrix, mb, m, n, k, b, ldb, &bb, &tb, &lb, &kb);
+	if (f16)
+		cblas_gemm_f16f16f32_compute(lay, ta, tb, m, n, k, sc->alpha,
+					     aa, la, bb, lb, sc->beta, c, ldc);
+	else
+		cblas_gemm_bf16bf16f32_compute(lay, ta, tb, m, n, k, sc->alpha,
+					       aa, la, bb, lb, sc->beta, c,
+					       ldc);
 
 	for (size_t idx = 0; idx < nc; idx++) {
 		size_t i = row ? idx / ldc : idx % ldc;
@@ -160,8 +192,12 @@ static int run_bf16(int lay, enum opmode ma, enum opmode mb,
 			continue;
 		}
 		for (int p = 0; p < k; p++) {
-			double x = amx_bf16_to_fp32(a[ct_at(row, tra, lda, i, p)]);
-			double y = amx_bf16_to_fp32(b[ct_at(row, trb, ldb, p, j)]);
+			uint16_t ha = a[ct_at(row, tra, lda, i, p)];
+			uint16_t hb = b[ct_at(row, trb, ldb, p, j)];
+			double x = f16 ? amx_fp16_to_fp32(ha) :
+					 amx_bf16_to_fp32(ha);
+			double y = f16 ? amx_fp16_to_fp32(hb) :
+					 amx_bf16_to_fp32(hb);
 
 			dot += x * y;
 			adot += fabs(x * y);
@@ -226,8 +262,10 @@ static int run_s8u8(int lay, enum opmode ma, enum opmode mb, int mode,
 	for (size_t i = 0; i < noc; i++)
 		oc[i] = (int32_t)(ct_rand() % 20001) - 10000;
 	memcpy(c, c0, nc * 4);
-	operand(1, lay, CblasAMatrix, ma, m, n, k, a, lda, &aa, &ta, &la, &ka);
-	operand(1, lay, CblasBMatrix, mb, m, n, k, b, ldb, &bb, &tb, &lb, &kb);
+	operand(T_S8, lay, CblasAMatrix, ma, m, n, k, a, lda, &aa, &ta, &la,
+		&ka);
+	operand(T_S8, lay, CblasBMatrix, mb, m, n, k, b, ldb, &bb, &tb, &lb,
+		&kb);
 	cblas_gemm_s8u8s32_compute(lay, ta, tb, mode, m, n, k, sc->alpha, aa,
 				   la, oa, bb, lb, ob, sc->beta, c, ldc, oc);
 
@@ -304,26 +342,24 @@ static int check_msg(const char *msg, const char *fn, int pos, int untouched,
 	return 1;
 }
 
-static void bad_get_size(int s8, int pos, int ident, int m, int n, int k)
+static void bad_get_size(enum type t, int pos, int ident, int m, int n, int k)
 {
-	const char *fn = s8 ? "cblas_gemm_s8u8s32_pack_get_size" :
-			      "cblas_gemm_bf16bf16f32_pack_get_size";
+	char fn[64];
 	struct ct_capture cap;
 	const char *msg;
 	size_t size;
 
+	snprintf(fn, sizeof(fn), "cblas_gemm_%s_pack_get_size", tname[t]);
 	ct_capture_begin(&cap);
-	size = s8 ? cblas_gemm_s8u8s32_pack_get_size(ident, m, n, k) :
-	       cblas_gemm_bf16bf16f32_pack_get_size(ident, m, n, k);
+	size = get_size(t, ident, m, n, k);
 	msg = ct_capture_end(&cap);
 	check_msg(msg, fn, pos, size == 0, "0 returned,");
 }
 
-static void bad_pack(int s8, int pos, int lay, int ident, int trans, int m,
-		     int n, int k, int ld, int null_dest)
+static void bad_pack(enum type t, int pos, int lay, int ident, int trans,
+		     int m, int n, int k, int ld, int null_dest)
 {
-	const char *fn = s8 ? "cblas_gemm_s8u8s32_pack" :
-			      "cblas_gemm_bf16bf16f32_pack";
+	char fn[64];
 	uint16_t src[64] = { 1, 2, 3 };
 	uint16_t dest[256], dest0[256];
 	struct ct_capture cap;
@@ -332,12 +368,9 @@ static void bad_pack(int s8, int pos, int lay, int ident, int trans, int m,
 
 	memset(dest0, 0xa5, sizeof(dest0));
 	memcpy(dest, dest0, sizeof(dest));
+	snprintf(fn, sizeof(fn), "cblas_gemm_%s_pack", tname[t]);
 	ct_capture_begin(&cap);
-	if (s8)
-		cblas_gemm_s8u8s32_pack(lay, ident, trans, m, n, k, src, ld, d);
-	else
-		cblas_gemm_bf16bf16f32_pack(lay, ident, trans, m, n, k, src,
-					    ld, d);
+	do_pack(t, lay, ident, trans, m, n, k, src, ld, d);
 	msg = ct_capture_end(&cap);
 	check_msg(msg, fn, pos, !memcmp(dest, dest0, sizeof(dest)), "dest");
 }
@@ -347,6 +380,7 @@ struct pk {
 	uint16_t a[128], b[128];	/* packed A and B, row-major */
 	uint16_t ac[128];		/* packed A, column-major */
 	uint8_t a8[256];		/* packed A of s8u8s32, row-major */
+	uint16_t ah[128];		/* packed A of f16f16f32, row-major */
 };
 
 static void make_pk(struct pk *p)
@@ -354,7 +388,7 @@ static void make_pk(struct pk *p)
 	uint16_t src[64];
 	uint8_t src8[64];
 
-	fill_bf16(src, 64);
+	fill16(0, src, 64);
 	memset(src8, 3, sizeof(src8));
 	if (cblas_gemm_bf16bf16f32_pack_get_size(CblasAMatrix, 2, 3, 4) >
 	    sizeof(p->a) ||
@@ -369,13 +403,16 @@ static void make_pk(struct pk *p)
 				    2, 3, 4, src, 2, p->ac);
 	cblas_gemm_s8u8s32_pack(CblasRowMajor, CblasAMatrix, CblasNoTrans,
 				2, 3, 4, src8, 4, p->a8);
+	cblas_gemm_f16f16f32_pack(CblasRowMajor, CblasAMatrix, CblasNoTrans,
+				  2, 3, 4, src, 4, p->ah);
 }
 
-static void bad_compute(int pos, int lay, int ta, int tb, int m, int n,
-			int k, const void *a, int lda, const void *b, int ldb,
-			int ldc)
+static void bad_compute16(int f16, int pos, int lay, int ta, int tb, int m,
+			  int n, int k, const void *a, int lda, const void *b,
+			  int ldb, int ldc)
 {
-	static const char fn[] = "cblas_gemm_bf16bf16f32_compute";
+	const char *fn = f16 ? "cblas_gemm_f16f16f32_compute" :
+			       "cblas_gemm_bf16bf16f32_compute";
 	float c[64], c0[64];
 	struct ct_capture cap;
 	const char *msg;
@@ -383,8 +420,12 @@ static void bad_compute(int pos, int lay, int ta, int tb, int m, int n,
 	for (int i = 0; i < 64; i++)
 		c0[i] = c[i] = (float)i + 0.5f;
 	ct_capture_begin(&cap);
-	cblas_gemm_bf16bf16f32_compute(lay, ta, tb, m, n, k, 1, a, lda, b, ldb,
-				       0, c, ldc);
+	if (f16)
+		cblas_gemm_f16f16f32_compute(lay, ta, tb, m, n, k, 1, a, lda,
+					     b, ldb, 0, c, ldc);
+	else
+		cblas_gemm_bf16bf16f32_compute(lay, ta, tb, m, n, k, 1, a, lda,
+					       b, ldb, 0, c, ldc);
 	msg = ct_capture_end(&cap);
 	check_msg(msg, fn, pos, !memcmp(c, c0, sizeof(c)), "C");
 }
@@ -416,49 +457,54 @@ static void bad_args(void)
 	uint16_t plain[64], junk[128];
 	uint8_t plain8[64] = { 0 };
 
-	fill_bf16(plain, 64);
+	fill16(0, plain, 64);
 	memset(junk, 0, sizeof(junk));
 	make_pk(&p);
-	for (int s8 = 0; s8 < 2; s8++) {
-		bad_get_size(s8, 1, 160, 2, 3, 4);
-		bad_get_size(s8, 2, A, -1, 3, 4);
-		bad_get_size(s8, 3, B, 2, -1, 4);
-		bad_get_size(s8, 4, B, 2, 3, -1);
-		bad_pack(s8, 1, 100, A, N, 2, 3, 4, 4, 0);
-		bad_pack(s8, 2, R, 163, N, 2, 3, 4, 4, 0);
-		bad_pack(s8, 3, R, A, 110, 2, 3, 4, 4, 0);
-		bad_pack(s8, 3, R, A, P, 2, 3, 4, 4, 0);
-		bad_pack(s8, 4, R, A, N, -1, 3, 4, 4, 0);
-		bad_pack(s8, 5, R, B, N, 2, -1, 4, 4, 0);
-		bad_pack(s8, 6, R, A, N, 2, 3, -1, 4, 0);
-		bad_pack(s8, 8, R, A, N, 2, 3, 4, 3, 0);	/* ld < k */
-		bad_pack(s8, 8, R, A, CblasTrans, 2, 3, 4, 1, 0); /* < m */
-		bad_pack(s8, 8, C, A, N, 2, 3, 4, 1, 0);	/* ld < m */
-		bad_pack(s8, 8, R, B, N, 2, 3, 4, 2, 0);	/* ld < n */
-		bad_pack(s8, 8, C, B, CblasTrans, 2, 3, 4, 2, 0); /* < n */
-		bad_pack(s8, 9, R, A, N, 2, 3, 4, 4, 1);	/* NULL */
+	for (int t = 0; t < NTYPES; t++) {
+		bad_get_size(t, 1, 160, 2, 3, 4);
+		bad_get_size(t, 2, A, -1, 3, 4);
+		bad_get_size(t, 3, B, 2, -1, 4);
+		bad_get_size(t, 4, B, 2, 3, -1);
+		bad_pack(t, 1, 100, A, N, 2, 3, 4, 4, 0);
+		bad_pack(t, 2, R, 163, N, 2, 3, 4, 4, 0);
+		bad_pack(t, 3, R, A, 110, 2, 3, 4, 4, 0);
+		bad_pack(t, 3, R, A, P, 2, 3, 4, 4, 0);
+		bad_pack(t, 4, R, A, N, -1, 3, 4, 4, 0);
+		bad_pack(t, 5, R, B, N, 2, -1, 4, 4, 0);
+		bad_pack(t, 6, R, A, N, 2, 3, -1, 4, 0);
+		bad_pack(t, 8, R, A, N, 2, 3, 4, 3, 0);	/* ld < k */
+		bad_pack(t, 8, R, A, CblasTrans, 2, 3, 4, 1, 0); /* < m */
+		bad_pack(t, 8, C, A, N, 2, 3, 4, 1, 0);	/* ld < m */
+		bad_pack(t, 8, R, B, N, 2, 3, 4, 2, 0);	/* ld < n */
+		bad_pack(t, 8, C, B, CblasTrans, 2, 3, 4, 2, 0); /* < n */
+		bad_pack(t, 9, R, A, N, 2, 3, 4, 4, 1);	/* NULL */
 	}
 	/* compute: a packed operand that is not what the call says */
-	bad_compute(2, R, 150, N, 2, 3, 4, plain, 4, plain, 3, 3);
-	bad_compute(3, R, N, 152, 2, 3, 4, plain, 4, plain, 3, 3);
-	bad_compute(8, R, P, N, 2, 3, 4, junk, 4, plain, 3, 3); /* no pack */
-	bad_compute(8, R, P, N, 2, 3, 4, NULL, 4, plain, 3, 3);
-	bad_compute(8, R, P, N, 3, 3, 4, p.a, 0, plain, 3, 3);	/* m */
-	bad_compute(8, R, P, N, 2, 3, 5, p.a, 0, plain, 3, 3);	/* k */
-	bad_compute(8, R, P, N, 2, 3, 4, p.b, 0, plain, 3, 3);	/* B as A */
-	bad_compute(8, C, P, N, 2, 3, 4, p.a, 0, plain, 4, 2);	/* layout */
-	bad_compute(10, R, N, P, 2, 3, 4, plain, 4, p.a, 0, 3); /* A as B */
-	bad_compute(10, R, N, P, 2, 4, 4, plain, 4, p.b, 0, 4); /* n */
-	bad_compute(8, R, P, N, 2, 3, 4, p.a8, 0, plain, 3, 3); /* int8 */
-	bad_compute(8, C, P, P, 2, 3, 4, p.a, 0, p.b, 0, 2);	/* a first */
+	bad_compute16(0, 2, R, 150, N, 2, 3, 4, plain, 4, plain, 3, 3);
+	bad_compute16(0, 3, R, N, 152, 2, 3, 4, plain, 4, plain, 3, 3);
+	bad_compute16(0, 8, R, P, N, 2, 3, 4, junk, 4, plain, 3, 3); /* no pack */
+	bad_compute16(0, 8, R, P, N, 2, 3, 4, NULL, 4, plain, 3, 3);
+	bad_compute16(0, 8, R, P, N, 3, 3, 4, p.a, 0, plain, 3, 3);	/* m */
+	bad_compute16(0, 8, R, P, N, 2, 3, 5, p.a, 0, plain, 3, 3);	/* k */
+	bad_compute16(0, 8, R, P, N, 2, 3, 4, p.b, 0, plain, 3, 3);	/* B as A */
+	bad_compute16(0, 8, C, P, N, 2, 3, 4, p.a, 0, plain, 4, 2);	/* layout */
+	bad_compute16(0, 10, R, N, P, 2, 3, 4, plain, 4, p.a, 0, 3); /* A as B */
+	bad_compute16(0, 10, R, N, P, 2, 4, 4, plain, 4, p.b, 0, 4); /* n */
+	bad_compute16(0, 8, R, P, N, 2, 3, 4, p.a8, 0, plain, 3, 3); /* int8 */
+	bad_compute16(0, 8, C, P, P, 2, 3, 4, p.a, 0, p.b, 0, 2);	/* a first */
 	/* the bad packed a (8) before a later bad ldc (14) */
-	bad_compute(8, R, P, N, 2, 3, 4, junk, 0, plain, 3, 1);
+	bad_compute16(0, 8, R, P, N, 2, 3, 4, junk, 0, plain, 3, 1);
 	/* an earlier bad argument before the packed a */
-	bad_compute(4, R, P, N, -1, 3, 4, junk, 0, plain, 3, 3);
+	bad_compute16(0, 4, R, P, N, -1, 3, 4, junk, 0, plain, 3, 3);
 	/* plain operands are still checked */
-	bad_compute(11, R, P, N, 2, 3, 4, p.a, 0, plain, 2, 3);
-	bad_compute(14, R, P, P, 2, 3, 4, p.a, 0, p.b, 0, 2);
+	bad_compute16(0, 11, R, P, N, 2, 3, 4, p.a, 0, plain, 2, 3);
+	bad_compute16(0, 14, R, P, P, 2, 3, 4, p.a, 0, p.b, 0, 2);
 	bad_compute8(9, R, P, N, 2, 3, 4, p.a, 0, plain8, 3, 3); /* bf16 */
+	/* fp16: a bf16 pack is not one, an fp16 one with the other layout */
+	bad_compute16(1, 8, R, P, N, 2, 3, 4, p.a, 0, plain, 3, 3);
+	bad_compute16(1, 10, R, N, P, 2, 3, 4, plain, 4, p.b, 0, 3);
+	bad_compute16(1, 8, C, P, N, 2, 3, 4, p.ah, 0, plain, 4, 2);
+	bad_compute16(1, 14, R, P, N, 2, 3, 4, p.ah, 0, plain, 3, 2);
 	bad_compute8(9, R, P, N, 2, 3, 5, p.a8, 0, plain8, 3, 3); /* k */
 	bad_compute8(12, R, N, P, 2, 3, 4, plain8, 4, p.a8, 0, 3);
 	bad_compute8(2, R, 150, N, 2, 3, 4, plain8, 4, plain8, 3, 3);
@@ -475,16 +521,19 @@ int main(void)
 		for (int ma = 0; ma < NMODES; ma++)
 			for (int mb = 0; mb < NMODES; mb++)
 				for (size_t s = 0; s < NSHAPES; s++, t++) {
-					run_bf16(layouts[l], ma, mb, &shapes[s],
-						 &scal[t % NSCAL]);
+					run16(0, layouts[l], ma, mb, &shapes[s],
+					      &scal[t % NSCAL]);
+					run16(1, layouts[l], ma, mb, &shapes[s],
+					      &scal[(t + 1) % NSCAL]);
 					run_s8u8(layouts[l], ma, mb,
 						 offmodes[t % 3], &shapes[s],
 						 &scal[(t + 3) % NSCAL],
 						 offs[t % NOFFS][0],
 						 offs[t % NOFFS][1]);
 				}
-	tap_diag("backends after the calls: bf16 %d, int8 %d (1 AMX, 2 AVX-512, 3 C)",
-		 amx_gemm_backend(AMX_GEMM_BF16), amx_gemm_backend(AMX_GEMM_S8));
+	tap_diag("backends after the calls: bf16 %d, fp16 %d, int8 %d (1 AMX, 2 AVX-512, 3 C)",
+		 amx_gemm_backend(AMX_GEMM_BF16), amx_gemm_backend(AMX_GEMM_F16),
+		 amx_gemm_backend(AMX_GEMM_S8));
 	bad_args();
 	tap_done();
 }
