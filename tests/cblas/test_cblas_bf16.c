@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * cblas_gemm_bf16bf16f32() and cblas_sbgemm() against a double reference:
+ * cblas_gemm_bf16bf16f32(), cblas_sbgemm() and cblas_gemm_f16f16f32()
+ * (fp16 A and B) against a double reference:
  * every layout x transa x transb, odd shapes, leading dimensions wider
  * than the matrices (the padding must stay untouched), alpha/beta sets
  * including beta = 0 over a NaN-filled C, k = 0, m or n = 0, and every bad
@@ -42,18 +43,48 @@ static int max1(int v)
 	return v > 1 ? v : 1;
 }
 
-/* k/64, |k| <= 128: exact in bf16, products and sums exact in fp32 */
-static void fill_bf16(uint16_t *p, size_t n)
+/* the names under test; the last takes fp16 */
+enum { MKL_BF16, SBGEMM, MKL_F16, NNAMES };
+
+static const char *const names[] = {
+	"cblas_gemm_bf16bf16f32", "cblas_sbgemm", "cblas_gemm_f16f16f32",
+};
+
+/* k/64, |k| <= 128: exact in bf16 and fp16, products and sums in fp32 */
+static void fill(int which, uint16_t *p, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		p[i] = amx_test_f2bf((float)((int)(ct_rand() % 257) - 128) /
-				     64.0f);
+	for (size_t i = 0; i < n; i++) {
+		float f = (float)((int)(ct_rand() % 257) - 128) / 64.0f;
+
+		p[i] = which == MKL_F16 ? amx_fp32_to_fp16(f) :
+					  amx_test_f2bf(f);
+	}
 }
 
-static int run_case(int use_sb, int lay, int ta, int tb, const struct shape *s,
+static double value(int which, uint16_t h)
+{
+	return which == MKL_F16 ? amx_fp16_to_fp32(h) : amx_bf16_to_fp32(h);
+}
+
+static void call(int which, int lay, int ta, int tb, int m, int n, int k,
+		 float alpha, const uint16_t *a, int lda, const uint16_t *b,
+		 int ldb, float beta, float *c, int ldc)
+{
+	if (which == SBGEMM)
+		cblas_sbgemm(lay, ta, tb, m, n, k, alpha, (const bfloat16 *)a,
+			     lda, (const bfloat16 *)b, ldb, beta, c, ldc);
+	else if (which == MKL_F16)
+		cblas_gemm_f16f16f32(lay, ta, tb, m, n, k, alpha, a, lda, b,
+				     ldb, beta, c, ldc);
+	else
+		cblas_gemm_bf16bf16f32(lay, ta, tb, m, n, k, alpha, a, lda, b,
+				       ldb, beta, c, ldc);
+}
+
+static int run_case(int which, int lay, int ta, int tb, const struct shape *s,
 		    const struct scalars *sc)
 {
-	const char *fn = use_sb ? "cblas_sbgemm" : "cblas_gemm_bf16bf16f32";
+	const char *fn = names[which];
 	int row = lay == CblasRowMajor, m = s->m, n = s->n, k = s->k;
 	int tra = ta != CblasNoTrans, trb = tb != CblasNoTrans;
 	int lda = max1(row ? (tra ? m : k) : (tra ? k : m)) + s->pad;
@@ -69,19 +100,15 @@ static int run_case(int use_sb, int lay, int ta, int tb, const struct shape *s,
 
 	if (!a || !b || !c || !c0)
 		exit(TAP_FAIL);
-	fill_bf16(a, na);
-	fill_bf16(b, nb);
+	fill(which, a, na);
+	fill(which, b, nb);
 	for (size_t i = 0; i < nc; i++)
 		c0[i] = sc->nan_c ? NAN :
 			(float)((int)(ct_rand() % 4096) - 2048) / 512.0f;
 	memcpy(c, c0, nc * 4);
 
-	if (use_sb)
-		cblas_sbgemm(lay, ta, tb, m, n, k, sc->alpha, (const bfloat16 *)a,
-			     lda, (const bfloat16 *)b, ldb, sc->beta, c, ldc);
-	else
-		cblas_gemm_bf16bf16f32(lay, ta, tb, m, n, k, sc->alpha, a, lda,
-				       b, ldb, sc->beta, c, ldc);
+	call(which, lay, ta, tb, m, n, k, sc->alpha, a, lda, b, ldb, sc->beta,
+	     c, ldc);
 
 	/* every element of C's array: window against the reference,
 	 * padding bit-for-bit unchanged */
@@ -101,8 +128,8 @@ static int run_case(int use_sb, int lay, int ta, int tb, const struct shape *s,
 		for (int p = 0; p < k; p++) {
 			size_t ia = ct_at(row, tra, lda, i, p);
 			size_t ib = ct_at(row, trb, ldb, p, j);
-			double x = amx_bf16_to_fp32(a[ia]);
-			double y = amx_bf16_to_fp32(b[ib]);
+			double x = value(which, a[ia]);
+			double y = value(which, b[ib]);
 
 			dot += x * y;
 			adot += fabs(x * y);
@@ -136,25 +163,21 @@ static int run_case(int use_sb, int lay, int ta, int tb, const struct shape *s,
 }
 
 /* one bad argument: message names fn and pos, C untouched */
-static void bad(int use_sb, int pos, int lay, int ta, int tb, int m, int n,
+static void bad(int which, int pos, int lay, int ta, int tb, int m, int n,
 		int k, int lda, int ldb, int ldc)
 {
-	const char *fn = use_sb ? "cblas_sbgemm" : "cblas_gemm_bf16bf16f32";
+	const char *fn = names[which];
 	uint16_t a[64], b[64];
 	float c[64], c0[64];
 	struct ct_capture cap;
 	const char *msg;
 
-	fill_bf16(a, 64);
-	fill_bf16(b, 64);
+	fill(which, a, 64);
+	fill(which, b, 64);
 	for (int i = 0; i < 64; i++)
 		c0[i] = c[i] = (float)i + 0.5f;
 	ct_capture_begin(&cap);
-	if (use_sb)
-		cblas_sbgemm(lay, ta, tb, m, n, k, 1, a, lda, b, ldb, 0, c, ldc);
-	else
-		cblas_gemm_bf16bf16f32(lay, ta, tb, m, n, k, 1, a, lda, b, ldb,
-				       0, c, ldc);
+	call(which, lay, ta, tb, m, n, k, 1, a, lda, b, ldb, 0, c, ldc);
 	msg = ct_capture_end(&cap);
 	if (!tap_ok(ct_names(msg, fn, pos) && !memcmp(c, c0, sizeof(c)),
 		    "%s: bad parameter %d reported, C untouched", fn, pos))
@@ -176,20 +199,22 @@ int main(void)
 					const struct scalars *sc =
 						&scal[t % NSCAL];
 
-					run_case((combo + s) & 1, layouts[l],
+					run_case((combo + s) % NNAMES, layouts[l],
 						 transes[ia], transes[ib],
 						 &shapes[s], sc);
 				}
-				/* beta = 0 never reads C, through both names */
-				run_case(0, layouts[l], transes[ia], transes[ib],
-					 &shapes[2], &scal[0]);
-				run_case(1, layouts[l], transes[ia], transes[ib],
-					 &shapes[3], &scal[3]);
+				/* beta = 0 never reads C, through every name */
+				run_case(MKL_BF16, layouts[l], transes[ia],
+					 transes[ib], &shapes[2], &scal[0]);
+				run_case(SBGEMM, layouts[l], transes[ia],
+					 transes[ib], &shapes[3], &scal[3]);
+				run_case(MKL_F16, layouts[l], transes[ia],
+					 transes[ib], &shapes[2], &scal[3]);
 			}
-	tap_diag("backend for bf16 after the calls: %d (1 AMX, 2 AVX-512, 3 C)",
-		 amx_gemm_backend(AMX_GEMM_BF16));
+	tap_diag("backends after the calls: bf16 %d, fp16 %d (1 AMX, 2 AVX-512, 3 C)",
+		 amx_gemm_backend(AMX_GEMM_BF16), amx_gemm_backend(AMX_GEMM_F16));
 
-	for (int sb = 0; sb < 2; sb++) {
+	for (int sb = 0; sb < NNAMES; sb++) {
 		bad(sb, 1, 0, N, N, 2, 2, 2, 2, 2, 2);
 		bad(sb, 2, R, 0, N, 2, 2, 2, 2, 2, 2);
 		bad(sb, 3, R, N, 114, 2, 2, 2, 2, 2, 2);

@@ -20,7 +20,8 @@ static uint16_t bf16(float f)
 int main(void)
 {
 	enum { M = 3, N = 2, K = 4 };
-	uint16_t a[M * K], b[K * N];
+	uint16_t a[M * K], b[K * N], bp[64];
+	float y[M];
 	float fa[M * K], fb[K * N], c[M * N], want[M * N];
 	uint8_t ua[M * K];
 	int8_t sb[K * N];
@@ -63,7 +64,21 @@ int main(void)
 			   CblasFixOffset, M, N, K, 1, ua, K, 1, sb, N, -2, 0,
 			   ci, N, &oc);
 	bad |= memcmp(ci, wanti, sizeof(ci)) != 0;
+	/* MKL's packed form: B packed once, then C = 2 A B */
+	bad |= cblas_gemm_bf16bf16f32_pack_get_size(CblasBMatrix, M, N, K) >
+	       sizeof(bp);
+	cblas_gemm_bf16bf16f32_pack(CblasRowMajor, CblasBMatrix, CblasNoTrans,
+				    M, N, K, b, N, bp);
+	memset(c, 0, sizeof(c));
+	cblas_gemm_bf16bf16f32_compute(CblasRowMajor, CblasNoTrans,
+				       CblasPacked, M, N, K, 2, a, K, bp, 0, 0,
+				       c, N);
+	bad |= memcmp(c, want, sizeof(c)) != 0;
+	/* OpenBLAS's GEMV: y = 2 A x, x the first column of B (stride N) */
+	cblas_sbgemv(CblasRowMajor, CblasNoTrans, M, K, 2, a, K, b, N, 0, y, 1);
+	for (int i = 0; i < M; i++)
+		bad |= y[i] != want[i * N];
 
-	printf("consumer_cblas: %s\n", bad ? "MISMATCH" : "all three agree");
+	printf("consumer_cblas: %s\n", bad ? "MISMATCH" : "all five agree");
 	return bad;
 }
