@@ -7,6 +7,7 @@
 #define AMX_CBLAS_TEST_H
 
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -53,6 +54,85 @@ CT_FN size_t ct_at(int row, int trans, size_t ld, size_t i, size_t j)
 	size_t r = trans ? j : i, c = trans ? i : j;
 
 	return row ? r * ld + c : c * ld + r;
+}
+
+/* at least 1: the smallest leading dimension a BLAS accepts */
+CT_FN int ct_max1(int v)
+{
+	return v > 1 ? v : 1;
+}
+
+/* double -> int32, rounded to nearest and saturated */
+CT_FN int32_t ct_sat(double d)
+{
+	d = nearbyint(d);
+	return d >= 2147483647.0 ? INT32_MAX :
+	       d <= -2147483648.0 ? INT32_MIN : (int32_t)d;
+}
+
+/*
+ * MKL's cblas_gemm_s8u8s32 for every element of C (the @nc elements of a
+ * C of leading dimension @ldc, @c after the call, @c0 before): the sum in
+ * int64 of (a + oa)(b + ob), the offset of @mode from @oc, then exact
+ * modulo 2^32 with alpha 1 and beta 0 or 1, else alpha and beta in double
+ * rounded and saturated; nothing outside m x n changed.  1 when all
+ * match, else 0 with the first difference on a diagnostic line.
+ */
+CT_FN int ct_check_s8u8s32(int row, int tra, int trb, int m, int n, int k,
+			   const uint8_t *a, int lda, int oa,
+			   const uint8_t *b, int ldb, int ob, int mode,
+			   const int32_t *oc, float alpha, float beta,
+			   const int32_t *c, const int32_t *c0, size_t nc,
+			   int ldc)
+{
+	int exact = alpha == 1 && (beta == 0 || beta == 1);
+	int ok = 1;
+
+	for (size_t idx = 0; idx < nc; idx++) {
+		size_t i = row ? idx / ldc : idx % ldc;
+		size_t j = row ? idx % ldc : idx / ldc;
+		int64_t sum = 0;
+		int32_t off, want;
+
+		if (i >= (size_t)m || j >= (size_t)n) {
+			if (c[idx] != c0[idx]) {
+				ok = 0;
+				tap_diag("wrote padding at %zu,%zu", i, j);
+			}
+			continue;
+		}
+		for (int p = 0; p < k; p++) {
+			uint8_t xa = a[ct_at(row, tra, lda, i, p)];
+			uint8_t xb = b[ct_at(row, trb, ldb, p, j)];
+			/* MKL: column-major A is signed, row-major B is */
+			int64_t va = row ? (int64_t)xa : (int64_t)(int8_t)xa;
+			int64_t vb = row ? (int64_t)(int8_t)xb : (int64_t)xb;
+
+			sum += (va + oa) * (vb + ob);
+		}
+		off = oc[mode == CblasRowOffset ? j :
+			 mode == CblasColOffset ? i : 0];
+		if (exact) {
+			uint32_t w = (uint32_t)sum + (uint32_t)off;
+
+			if (beta == 1)
+				w += (uint32_t)c0[idx];
+			want = (int32_t)w;
+		} else {
+			double d = (double)alpha * (double)sum;
+
+			if (beta != 0)
+				d += (double)beta * c0[idx];
+			want = ct_sat(d + off);
+		}
+		if (c[idx] != want) {
+			if (ok)
+				tap_diag("(%zu,%zu): got %d want %d", i, j,
+					 c[idx], want);
+			ok = 0;
+		}
+	}
+	return ok;
 }
 
 /* stored rows x cols of X (its array is ld x cols or rows x ld) */

@@ -54,17 +54,6 @@ static const int8_t offs[][2] = { { 0, 0 }, { -128, 127 }, { 3, -7 } };
 #define NSCAL (sizeof(scal) / sizeof(scal[0]))
 #define NOFFS (sizeof(offs) / sizeof(offs[0]))
 
-static int max1(int v)
-{
-	return v > 1 ? v : 1;
-}
-
-static int32_t sat(double d)
-{
-	d = nearbyint(d);
-	return d >= 2147483647.0 ? INT32_MAX :
-	       d <= -2147483648.0 ? INT32_MIN : (int32_t)d;
-}
 
 /* the element types, each with its trio */
 enum type { T_BF16, T_S8, T_F16, NTYPES };
@@ -149,12 +138,12 @@ static int run16(int f16, int lay, enum opmode ma, enum opmode mb,
 	int row = lay == CblasRowMajor, m = s->m, n = s->n, k = s->k;
 	int tra = ma == PLAIN_T || ma == PACKED_T;
 	int trb = mb == PLAIN_T || mb == PACKED_T;
-	int lda = max1(row ? (tra ? m : k) : (tra ? k : m)) + s->pad;
-	int ldb = max1(row ? (trb ? k : n) : (trb ? n : k)) + s->pad;
-	int ldc = max1(row ? n : m) + s->pad;
+	int lda = ct_max1(row ? (tra ? m : k) : (tra ? k : m)) + s->pad;
+	int ldb = ct_max1(row ? (trb ? k : n) : (trb ? n : k)) + s->pad;
+	int ldc = ct_max1(row ? n : m) + s->pad;
 	size_t na = ct_elems(row, tra, m, k, lda) + 1;
 	size_t nb = ct_elems(row, trb, k, n, ldb) + 1;
-	size_t nc = (size_t)ldc * (row ? max1(m) : max1(n));
+	size_t nc = (size_t)ldc * (row ? ct_max1(m) : ct_max1(n));
 	uint16_t *a = malloc(na * 2), *b = malloc(nb * 2);
 	float *c = malloc(nc * 4), *c0 = malloc(nc * 4);
 	const void *aa, *bb;
@@ -236,17 +225,16 @@ static int run_s8u8(int lay, enum opmode ma, enum opmode mb, int mode,
 	int row = lay == CblasRowMajor, m = s->m, n = s->n, k = s->k;
 	int tra = ma == PLAIN_T || ma == PACKED_T;
 	int trb = mb == PLAIN_T || mb == PACKED_T;
-	int lda = max1(row ? (tra ? m : k) : (tra ? k : m)) + s->pad;
-	int ldb = max1(row ? (trb ? k : n) : (trb ? n : k)) + s->pad;
-	int ldc = max1(row ? n : m) + s->pad;
+	int lda = ct_max1(row ? (tra ? m : k) : (tra ? k : m)) + s->pad;
+	int ldb = ct_max1(row ? (trb ? k : n) : (trb ? n : k)) + s->pad;
+	int ldc = ct_max1(row ? n : m) + s->pad;
 	size_t na = ct_elems(row, tra, m, k, lda) + 1;
 	size_t nb = ct_elems(row, trb, k, n, ldb) + 1;
-	size_t nc = (size_t)ldc * (row ? max1(m) : max1(n));
-	size_t noc = mode == CblasRowOffset ? max1(n) :
-		     mode == CblasColOffset ? max1(m) : 1;
+	size_t nc = (size_t)ldc * (row ? ct_max1(m) : ct_max1(n));
+	size_t noc = mode == CblasRowOffset ? ct_max1(n) :
+		     mode == CblasColOffset ? ct_max1(m) : 1;
 	uint8_t *a = malloc(na), *b = malloc(nb);
 	int32_t *c = malloc(nc * 4), *c0 = malloc(nc * 4), *oc = malloc(noc * 4);
-	int exact = sc->alpha == 1 && (sc->beta == 0 || sc->beta == 1);
 	const void *aa, *bb;
 	void *ka, *kb;
 	int ta, tb, la, lb, ok = 1;
@@ -269,50 +257,8 @@ static int run_s8u8(int lay, enum opmode ma, enum opmode mb, int mode,
 	cblas_gemm_s8u8s32_compute(lay, ta, tb, mode, m, n, k, sc->alpha, aa,
 				   la, oa, bb, lb, ob, sc->beta, c, ldc, oc);
 
-	for (size_t idx = 0; idx < nc; idx++) {
-		size_t i = row ? idx / ldc : idx % ldc;
-		size_t j = row ? idx % ldc : idx / ldc;
-		int64_t sum = 0;
-		int32_t off, want;
-
-		if (i >= (size_t)m || j >= (size_t)n) {
-			if (c[idx] != c0[idx]) {
-				ok = 0;
-				tap_diag("wrote padding at %zu,%zu", i, j);
-			}
-			continue;
-		}
-		for (int p = 0; p < k; p++) {
-			uint8_t xa = a[ct_at(row, tra, lda, i, p)];
-			uint8_t xb = b[ct_at(row, trb, ldb, p, j)];
-			/* MKL: column-major A is signed, row-major B is */
-			int64_t va = row ? (int64_t)xa : (int64_t)(int8_t)xa;
-			int64_t vb = row ? (int64_t)(int8_t)xb : (int64_t)xb;
-
-			sum += (va + oa) * (vb + ob);
-		}
-		off = oc[mode == CblasRowOffset ? j :
-			 mode == CblasColOffset ? i : 0];
-		if (exact) {
-			uint32_t w = (uint32_t)sum + (uint32_t)off;
-
-			if (sc->beta == 1)
-				w += (uint32_t)c0[idx];
-			want = (int32_t)w;
-		} else {
-			double d = (double)sc->alpha * (double)sum;
-
-			if (sc->beta != 0)
-				d += (double)sc->beta * c0[idx];
-			want = sat(d + off);
-		}
-		if (c[idx] != want) {
-			if (ok)
-				tap_diag("(%zu,%zu): got %d want %d", i, j,
-					 c[idx], want);
-			ok = 0;
-		}
-	}
+	ok = ct_check_s8u8s32(row, tra, trb, m, n, k, a, lda, oa, b, ldb, ob,
+			      mode, oc, sc->alpha, sc->beta, c, c0, nc, ldc);
 	tap_ok(ok, "%s %s %s%s %s m=%d n=%d k=%d pad=%d alpha=%g beta=%g "
 	       "oa=%d ob=%d", fn, ct_layout(lay), modename[ma], modename[mb],
 	       mode == CblasFixOffset ? "fix" :
