@@ -300,20 +300,24 @@ AMX_API void amx_tile_release(void);
 			 AMX__TMM(c) ::)
 /* c (fp32) += a (bf16 pairs) . b (bf16 pairs, VNNI) - AMX-BF16 */
 #define amx_tdpbf16ps(c, a, b)	AMX__TDP("tdpbf16ps", c, a, b)
-/* c (fp32) += a (fp16 pairs) . b (fp16 pairs, VNNI) - AMX-FP16 */
-#define amx_tdpfp16ps(c, a, b)	AMX__TDP("tdpfp16ps", c, a, b)
+/*
+ * The Granite Rapids instructions are emitted as bytes: binutils 2.40
+ * knows TDPFP16PS but not the complex pair, clang 14's assembler none of
+ * them.  VEX.128.<pp>.0F38.W0 <op>, ModRM 11:c:a, VEX.vvvv = ~b.
+ */
+#define AMX__VEX38(pp, op, c, a, b)					\
+	__asm__ volatile(".byte 0xc4, 0xe2, (15 - " AMX__S(b) ") << 3 | "	\
+			 #pp ", " #op ", 0xc0 | " AMX__S(c) " << 3 | "	\
+			 AMX__S(a) ::)
+/* c (fp32) += a (fp16 pairs) . b (fp16 pairs, VNNI) - AMX-FP16 (F2 5C) */
+#define amx_tdpfp16ps(c, a, b)	AMX__VEX38(3, 0x5c, c, a, b)
 /*
  * AMX-COMPLEX: a and b hold complex numbers, one fp16 pair (real, imag)
- * a dword; c (fp32) += the imaginary (im) or real (rl) part of a . b.
- * Emitted as bytes (binutils 2.40 does not know them): VEX.128.66 (im)
- * or .NP (rl) .0F38.W0 6C, ModRM 11:c:a, VEX.vvvv = ~b.
+ * a dword; c (fp32) += the imaginary (im: 66 6C) or real (rl: NP 6C)
+ * part of a . b.
  */
-#define AMX__TCMM(pp, c, a, b)						\
-	__asm__ volatile(".byte 0xc4, 0xe2, (15 - " AMX__S(b) ") << 3 | "	\
-			 #pp ", 0x6c, 0xc0 | " AMX__S(c) " << 3 | "	\
-			 AMX__S(a) ::)
-#define amx_tcmmimfp16ps(c, a, b)	AMX__TCMM(1, c, a, b)
-#define amx_tcmmrlfp16ps(c, a, b)	AMX__TCMM(0, c, a, b)
+#define amx_tcmmimfp16ps(c, a, b)	AMX__VEX38(1, 0x6c, c, a, b)
+#define amx_tcmmrlfp16ps(c, a, b)	AMX__VEX38(0, 0x6c, c, a, b)
 /* c (s32) += a . b (quads of 8-bit ints, VNNI) - AMX-INT8, by signs: */
 #define amx_tdpbssd(c, a, b)	AMX__TDP("tdpbssd", c, a, b) /* s8 . s8 */
 #define amx_tdpbsud(c, a, b)	AMX__TDP("tdpbsud", c, a, b) /* s8 . u8 */
