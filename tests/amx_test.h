@@ -60,6 +60,23 @@ static inline uint64_t amx_test_rand(uint64_t *s)
 	return *s * 0x2545F4914F6CDD1Dull;
 }
 
+/* the bits of an fp32 and back */
+static inline uint32_t amx_test_bits(float f)
+{
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	return u;
+}
+
+static inline float amx_test_from_bits(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
 /*
  * The tests' own bf16 reference, independent of the library's converter:
  * fp32 -> bf16 rounding to nearest even (finite inputs), bf16 -> fp32

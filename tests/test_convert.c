@@ -5,22 +5,6 @@
 
 #include "amx_test.h"
 
-static uint32_t bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float from_bits(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 /*
  * Oracle for finite inputs, written differently from the library:
  * choose between the two neighbouring bf16 values by comparing the
@@ -28,16 +12,16 @@ static float from_bits(uint32_t u)
  */
 static uint16_t ref_round(float f)
 {
-	uint32_t u = bits(f);
+	uint32_t u = amx_test_bits(f);
 	uint32_t lo = u & 0xffff0000u, hi = lo + 0x10000u;
-	double dlo = fabs((double)f - (double)from_bits(lo));
+	double dlo = fabs((double)f - (double)amx_test_from_bits(lo));
 	double dhi;
 
 	if ((hi & 0x7f800000u) == 0x7f800000u) {
 		/* Rounding up would overflow: compare against 2^128. */
 		dhi = fabs(ldexp(signbit(f) ? -1.0 : 1.0, 128) - (double)f);
 	} else {
-		dhi = fabs((double)from_bits(hi) - (double)f);
+		dhi = fabs((double)amx_test_from_bits(hi) - (double)f);
 	}
 	if (dlo < dhi)
 		return lo >> 16;
@@ -62,7 +46,7 @@ int main(void)
 		float f = amx_bf16_to_fp32((amx_bf16)h);
 		amx_bf16 back = amx_fp32_to_bf16(f);
 
-		if (bits(f) != h << 16)
+		if (amx_test_bits(f) != h << 16)
 			exact = 0;
 		if ((h & 0x7fff) > 0x7f80) {
 			/* NaN: stays NaN, sign kept, signalling ones made quiet. */
@@ -80,25 +64,25 @@ int main(void)
 	       "+0 and -0 keep their sign");
 	tap_ok(amx_fp32_to_bf16(INFINITY) == 0x7f80 && amx_fp32_to_bf16(-INFINITY) == 0xff80,
 	       "infinities");
-	tap_ok(amx_fp32_to_bf16(from_bits(0x7f800001u)) == 0x7fc0 &&
-	       amx_fp32_to_bf16(from_bits(0xffc00000u)) == 0xffc0,
+	tap_ok(amx_fp32_to_bf16(amx_test_from_bits(0x7f800001u)) == 0x7fc0 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0xffc00000u)) == 0xffc0,
 	       "a NaN with payload only in the low bits stays NaN");
-	tap_ok(amx_fp32_to_bf16(from_bits(0x3f808000u)) == 0x3f80 &&
-	       amx_fp32_to_bf16(from_bits(0x3f818000u)) == 0x3f82 &&
-	       amx_fp32_to_bf16(from_bits(0x3f808001u)) == 0x3f81,
+	tap_ok(amx_fp32_to_bf16(amx_test_from_bits(0x3f808000u)) == 0x3f80 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0x3f818000u)) == 0x3f82 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0x3f808001u)) == 0x3f81,
 	       "ties go to even, above-tie rounds up");
-	tap_ok(amx_fp32_to_bf16(from_bits(0x00008000u)) == 0x0000 &&
-	       amx_fp32_to_bf16(from_bits(0x00018000u)) == 0x0002 &&
-	       amx_fp32_to_bf16(from_bits(0x00000001u)) == 0x0000 &&
-	       amx_fp32_to_bf16(from_bits(0x007fffffu)) == 0x0080,
+	tap_ok(amx_fp32_to_bf16(amx_test_from_bits(0x00008000u)) == 0x0000 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0x00018000u)) == 0x0002 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0x00000001u)) == 0x0000 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0x007fffffu)) == 0x0080,
 	       "subnormals round to nearest even (no flush to zero)");
-	tap_ok(amx_fp32_to_bf16(from_bits(0x7f7fffffu)) == 0x7f80 &&
-	       amx_fp32_to_bf16(from_bits(0x7f7f7fffu)) == 0x7f7f,
+	tap_ok(amx_fp32_to_bf16(amx_test_from_bits(0x7f7fffffu)) == 0x7f80 &&
+	       amx_fp32_to_bf16(amx_test_from_bits(0x7f7f7fffu)) == 0x7f7f,
 	       "FLT_MAX rounds to infinity, just below stays finite");
 
 	for (i = 0; i < 2000000; i++) {
 		uint32_t u = (uint32_t)amx_test_rand(&seed);
-		float f = from_bits(u);
+		float f = amx_test_from_bits(u);
 
 		if (isnan(f) || isinf(f))
 			continue;

@@ -13,22 +13,6 @@
 
 #include "amx_test.h"
 
-static uint32_t bits(float f)
-{
-	uint32_t u;
-
-	memcpy(&u, &f, 4);
-	return u;
-}
-
-static float from_bits(uint32_t u)
-{
-	float f;
-
-	memcpy(&f, &u, 4);
-	return f;
-}
-
 /* the value of a finite fp16, or +-65536 for the infinities */
 static double h2d(uint16_t h)
 {
@@ -72,7 +56,7 @@ static uint16_t ref_round(float f)
 
 static int convert_ok(float f, uint16_t *got)
 {
-	uint32_t u = bits(f);
+	uint32_t u = amx_test_bits(f);
 	uint16_t want;
 
 	*got = amx_fp32_to_fp16(f);
@@ -100,9 +84,9 @@ int main(void)
 		int e = h >> 10 & 0x1f, m = h & 0x3ff;
 
 		if (e == 31 && m)	/* NaN: quiet, payload kept */
-			bad += bits(f) != (sign | 0x7fc00000u | (uint32_t)m << 13);
+			bad += amx_test_bits(f) != (sign | 0x7fc00000u | (uint32_t)m << 13);
 		else if (e == 31)
-			bad += bits(f) != (sign | 0x7f800000u);
+			bad += amx_test_bits(f) != (sign | 0x7f800000u);
 		else
 			bad += (double)f != h2d((uint16_t)h) ||
 			       !!signbit(f) != !!sign;
@@ -126,7 +110,7 @@ int main(void)
 	bad = 0;
 	for (uint32_t e = 100; e <= 143; e++)
 		for (uint32_t m = 0; m < (1u << 23); m += 97) {
-			float f = from_bits(e << 23 | m);
+			float f = amx_test_from_bits(e << 23 | m);
 
 			bad += !convert_ok(f, &got) + !convert_ok(-f, &got);
 		}
@@ -151,22 +135,22 @@ int main(void)
 	bad += amx_fp32_to_fp16(INFINITY) != 0x7c00;
 	bad += amx_fp32_to_fp16(-INFINITY) != 0xfc00;
 	bad += amx_fp32_to_fp16(0x1.ffcp-15f) != 0x0400; /* carries to normal */
-	bad += amx_fp32_to_fp16(from_bits(1)) != 0;	/* fp32 denormal */
+	bad += amx_fp32_to_fp16(amx_test_from_bits(1)) != 0;	/* fp32 denormal */
 	tap_ok(!bad, "fp32 -> fp16: every tie to even, overflow, underflow, carries: %u wrong",
 	       bad);
 
 	bad = 0;
 	for (int i = 0; i < (1 << 24); i++) {
-		float f = from_bits((uint32_t)(amx_test_rand(&seed) >> 32));
+		float f = amx_test_from_bits((uint32_t)(amx_test_rand(&seed) >> 32));
 
 		bad += !convert_ok(f, &got);
 	}
 	tap_ok(!bad, "fp32 -> fp16: 2^24 random fp32 (NaNs included): %u wrong",
 	       bad);
 
-	ok = amx_fp32_to_fp16(from_bits(0x7f800001u)) == 0x7e00 &&
-	     amx_fp32_to_fp16(from_bits(0xffc00000u)) == 0xfe00 &&
-	     amx_fp32_to_fp16(from_bits(0x7fbfe000u)) == 0x7fff &&
+	ok = amx_fp32_to_fp16(amx_test_from_bits(0x7f800001u)) == 0x7e00 &&
+	     amx_fp32_to_fp16(amx_test_from_bits(0xffc00000u)) == 0xfe00 &&
+	     amx_fp32_to_fp16(amx_test_from_bits(0x7fbfe000u)) == 0x7fff &&
 	     isnan(amx_fp16_to_fp32(0x7c01));
 	tap_ok(ok, "NaNs: sNaN with payload below fp16's quieted, sign and top payload kept");
 
@@ -174,7 +158,7 @@ int main(void)
 	for (int i = 0; i < 1000; i++) {
 		uint32_t r = (uint32_t)(amx_test_rand(&seed) >> 32);
 
-		f32[i] = i % 7 ? from_bits(r) : from_bits(r & 0x387fffffu);
+		f32[i] = i % 7 ? amx_test_from_bits(r) : amx_test_from_bits(r & 0x387fffffu);
 		h16[i] = (amx_fp16)r;
 	}
 	bad = 0;
@@ -186,10 +170,10 @@ int main(void)
 			bad += amx_fp16_to_fp32_array(g32 + off, h16 + off, n) != 0;
 			for (size_t i = 0; i < 1000; i++) {
 				int in = i >= off && i < off + n;
-				uint32_t gb = bits(g32[i]);
+				uint32_t gb = amx_test_bits(g32[i]);
 
 				bad += k16[i] != (in ? amx_fp32_to_fp16(f32[i]) : 0xa5a5);
-				bad += gb != (in ? bits(amx_fp16_to_fp32(h16[i])) :
+				bad += gb != (in ? amx_test_bits(amx_fp16_to_fp32(h16[i])) :
 					      0xa5a5a5a5u);
 			}
 		}
