@@ -470,6 +470,115 @@ AMX_API int amx_gemm_u8s8_packed(unsigned int flags, size_t m,
 				 const struct amx_packed_b *b, int32_t *c,
 				 size_t ldc);
 
+/* --------------------------------------------------------------------
+ * Fused epilogue (see amx_epilogue_create(3) and amx_gemm_bf16_ep(3))
+ *
+ * What an inference layer does to a GEMM's result, done by the GEMM to
+ * each block of C right after its last K step, while the block is still
+ * in L1: for element (i, j) of the accumulated product acc,
+ *
+ *   v = acc - zp[i] * sum_k B[k][j]      u8s8 with zero points: int32
+ *   v = (float)v * rs[i] * w[j]          w[j] = scale * col_scale[j]
+ *   v = v + bias[j]
+ *   v = act(v)
+ *   v = v + C[i][j]                      with AMX_GEMM_ACCUMULATE
+ *   C[i][j] = v as fp32 or bf16          (round to nearest even)
+ *
+ * each step in fp32 in this order; rs (per row of A) and zp come with the
+ * call, the rest with the epilogue.
+ * ------------------------------------------------------------------ */
+
+enum amx_act {
+	AMX_ACT_NONE = 0,
+	AMX_ACT_RELU = 1,	/* max(v, 0); NaN stays NaN */
+	AMX_ACT_GELU_TANH = 2,	/* v / 2 (1 + tanh(sqrt(2/pi) (v + 0.044715 v^3))) */
+	AMX_ACT_GELU_ERF = 3,	/* v / 2 (1 + erf(v / sqrt(2))) */
+	AMX_ACT_SILU = 4,	/* v / (1 + exp(-v)) */
+};
+
+/* element type of C written by an epilogue */
+enum amx_out_type {
+	AMX_OUT_F32 = 0,
+	AMX_OUT_BF16 = 1,
+};
+
+struct amx_epilogue_desc {
+	size_t n;		/* columns of C: the length of the arrays */
+	float scale;		/* per tensor; 0 is taken as 1 */
+	const float *col_scale;	/* [n] per column of C, or NULL (all 1) */
+	const float *bias;	/* [n] per column of C, or NULL (all 0) */
+	uint32_t act;		/* enum amx_act */
+	uint32_t out;		/* enum amx_out_type */
+	uint32_t reserved[6];	/* 0 */
+};
+
+struct amx_epilogue;
+
+/*
+ * Check @desc once and keep a copy of it and its arrays in *@ep (the
+ * caller's arrays may go after the call).  Returns 0, -EINVAL (NULL ep or
+ * desc, n == 0, act or out unknown, a reserved field not 0, a scale not
+ * finite or not > 0, a bias not finite) or -ENOMEM; *@ep is left alone on
+ * error.
+ */
+AMX_API int amx_epilogue_create(struct amx_epilogue **ep,
+				const struct amx_epilogue_desc *desc);
+AMX_API void amx_epilogue_free(struct amx_epilogue *ep);
+
+/*
+ * The GEMMs above with the epilogue @ep applied to C, which holds
+ * ep's output type (ldc counts its elements).  @row_scale: [m] scales per
+ * row of A (finite, > 0), or NULL (all 1); @row_zp: [m] zero points of
+ * u8 A rows (u8s8 only, else NULL), or NULL.  n must be ep's n.  Return
+ * what the GEMM returns, and -EINVAL for NULL ep, n not ep's, a row scale
+ * not finite or not > 0, row_zp on an op other than u8s8, C overlapping
+ * row_scale or row_zp; on error C is untouched.
+ */
+AMX_API int amx_gemm_bf16_ep(unsigned int flags, size_t m, size_t n,
+			     size_t k, const amx_bf16 *a, size_t lda,
+			     const amx_bf16 *b, size_t ldb, void *c,
+			     size_t ldc, const struct amx_epilogue *ep,
+			     const float *row_scale, const int32_t *row_zp);
+AMX_API int amx_gemm_f16_ep(unsigned int flags, size_t m, size_t n,
+			    size_t k, const amx_fp16 *a, size_t lda,
+			    const amx_fp16 *b, size_t ldb, void *c,
+			    size_t ldc, const struct amx_epilogue *ep,
+			    const float *row_scale, const int32_t *row_zp);
+AMX_API int amx_gemm_s8s8_ep(unsigned int flags, size_t m, size_t n,
+			     size_t k, const int8_t *a, size_t lda,
+			     const int8_t *b, size_t ldb, void *c,
+			     size_t ldc, const struct amx_epilogue *ep,
+			     const float *row_scale, const int32_t *row_zp);
+AMX_API int amx_gemm_u8s8_ep(unsigned int flags, size_t m, size_t n,
+			     size_t k, const uint8_t *a, size_t lda,
+			     const int8_t *b, size_t ldb, void *c,
+			     size_t ldc, const struct amx_epilogue *ep,
+			     const float *row_scale, const int32_t *row_zp);
+AMX_API int amx_gemm_bf16_packed_ep(unsigned int flags, size_t m,
+				    const amx_bf16 *a, size_t lda,
+				    const struct amx_packed_b *b, void *c,
+				    size_t ldc, const struct amx_epilogue *ep,
+				    const float *row_scale,
+				    const int32_t *row_zp);
+AMX_API int amx_gemm_f16_packed_ep(unsigned int flags, size_t m,
+				   const amx_fp16 *a, size_t lda,
+				   const struct amx_packed_b *b, void *c,
+				   size_t ldc, const struct amx_epilogue *ep,
+				   const float *row_scale,
+				   const int32_t *row_zp);
+AMX_API int amx_gemm_s8s8_packed_ep(unsigned int flags, size_t m,
+				    const int8_t *a, size_t lda,
+				    const struct amx_packed_b *b, void *c,
+				    size_t ldc, const struct amx_epilogue *ep,
+				    const float *row_scale,
+				    const int32_t *row_zp);
+AMX_API int amx_gemm_u8s8_packed_ep(unsigned int flags, size_t m,
+				    const uint8_t *a, size_t lda,
+				    const struct amx_packed_b *b, void *c,
+				    size_t ldc, const struct amx_epilogue *ep,
+				    const float *row_scale,
+				    const int32_t *row_zp);
+
 /*
  * Library thread pool: n workers (including the caller); 0 restores the
  * default (AMX_NUM_THREADS, else one per physical core of the affinity mask).

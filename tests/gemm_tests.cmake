@@ -16,6 +16,13 @@ foreach(_path avx512 c)
 	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_f16.c ARGS ${_path}
 	LABELS gemm NO_GUEST)
 endforeach()
+# the fused epilogue: the fallback backends, and AMX (amx-run, the guest)
+amx_add_test(NAME gemm_epilogue TARGET test_gemm_epilogue
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_epilogue.c ARGS fallback
+	LIBS m LABELS gemm NO_GUEST)
+amx_add_test(NAME gemm_epilogue.amx TARGET test_gemm_epilogue
+	SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_epilogue.c ARGS amx
+	LIBS m NEEDS_AMX LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
 	LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
@@ -48,6 +55,7 @@ target_compile_options(test_gemm_bf16 PRIVATE -O2)
 target_compile_options(test_gemm_int8 PRIVATE -O2)
 target_compile_options(test_gemm_f16 PRIVATE -O2)
 target_compile_options(test_gemm_amx_f16 PRIVATE -O2)
+target_compile_options(test_gemm_epilogue PRIVATE -O2)
 # blocking: tuning file, AMX_GEMM_BLOCKS, odd blockings on every backend
 amx_add_test(NAME gemm_blocking SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_blocking.c
 	LABELS gemm GUEST_DEFAULT_ONLY)

@@ -22,6 +22,11 @@
 #define JIT_PANELS 8
 /* below this many flops a second thread costs more than it brings */
 #define GEMM_MT_MIN_FLOPS (4.0 * 1024 * 1024)
+/*
+ * Most bytes of fp32 accumulators a thread keeps for an epilogue whose C
+ * cannot hold them (bf16 output, or accumulate): nc is cut to stay below.
+ */
+#define GEMM_EPI_SCRATCH ((size_t)4 << 20)
 
 struct amx_packed_b {
 	uint32_t magic;
@@ -33,6 +38,7 @@ struct amx_packed_b {
 	size_t bytes;
 	uint8_t *data;		/* panels, 64-byte aligned */
 	int32_t *corr;		/* int8: [panel][K block][GEMM_NR] */
+	int32_t *colsum;	/* int8: [n] sum over k of B[k][j] */
 };
 
 struct gemm_job {
@@ -47,6 +53,12 @@ struct gemm_job {
 	const struct amx_packed_b *pb;
 	uint8_t *c;
 	size_t ldc;		/* elements; C elements are 4 bytes */
+	/*
+	 * The epilogue, or NULL; with @cscr the kernels accumulate in this
+	 * thread's scratch (gemm_plan()), not in C (see gemm_run()).
+	 */
+	const struct gemm_epi *epi;
+	int cscr;
 	struct gemm_blocks bs;
 	int direct;		/* the kernels read A in place (a_in_place()) */
 	unsigned int simd;	/* what the packers may use (gemm_select_backend()) */
@@ -132,6 +144,7 @@ static int a_in_place(const struct gemm_job *j)
 struct gemm_kblk {
 	size_t pc, kcb, kcpad;
 	int acc;
+	int last;		/* the last K block: the epilogue follows */
 };
 
 /* the packed B micro-panels at hand and their int8 corrections */
@@ -146,6 +159,14 @@ struct gemm_bpanels {
 	 * (the backend's ukr_fused), keep: unless it is the only one.
 	 */
 	int fuse, keep;
+	/*
+	 * Where the kernels accumulate the block's first column: rows cld
+	 * elements apart, counted from row crow0; or, with ctile, one
+	 * micro-tile of scratch (GEMM_NR elements a row) for every kernel.
+	 */
+	uint8_t *c;
+	size_t cld, crow0;
+	int ctile;
 };
 
 /*
@@ -165,7 +186,9 @@ gemm_micro(const struct gemm_job *j, const struct gemm_kblk *kb,
 	const uint8_t *bp = bs->bp + jr / GEMM_NR * bs->bstride;
 	const int32_t *corr = bs->corr ? bs->corr + jr / GEMM_NR * bs->cstride
 				       : NULL;
-	uint8_t *c = j->c + (row * j->ldc + col + jr) * 4;
+	uint8_t *c = bs->ctile ? bs->c :
+		     bs->c + ((row - bs->crow0) * bs->cld + jr) * 4;
+	size_t ldc = bs->ctile ? GEMM_NR : bs->cld;
 
 	if (bs->fuse && first) {
 		size_t kbytes = kb->kcb * j->esz;
@@ -175,18 +198,21 @@ gemm_micro(const struct gemm_job *j, const struct gemm_kblk *kb,
 		j->be->ukr_fused[j->op](mrb, nr, kbytes, a, j->lda,
 					(const uint8_t *)j->b +
 					(kb->pc * j->ldb + col + jr) * j->esz,
-					j->ldb * j->esz, dst, c, j->ldc,
+					j->ldb * j->esz, dst, c, ldc,
 					kb->acc);
 		if (dst)	/* K padding: zero, as the packers leave it */
 			memset(dst + kbytes * GEMM_NR, 0,
 			       (kb->kcpad - kbytes) * GEMM_NR);
 	} else if (direct) {
 		j->be->ukr_direct[j->op](mrb, nr, kb->kcb * j->esz, a, j->lda,
-					 bp, c, j->ldc, corr, kb->acc, &j->bs);
+					 bp, c, ldc, corr, kb->acc, &j->bs);
 	} else {
-		j->be->ukr[j->op](mrb, nr, kb->kcpad, a, bp, c, j->ldc, corr,
+		j->be->ukr[j->op](mrb, nr, kb->kcpad, a, bp, c, ldc, corr,
 				  kb->acc, &j->bs);
 	}
+	/* the block is final: the epilogue, while it is in L1 */
+	if (j->epi && kb->last)
+		gemm_epi_tile(j->epi, row, mrb, col + jr, nr, c, ldc);
 }
 
 /*
@@ -219,6 +245,14 @@ struct gemm_plan {
 	uint8_t flip;		/* XORed into A while packing (0x80 or 0) */
 	uint8_t *abuf, *bbuf;	/* this thread's packing buffers */
 	int32_t *cbuf;
+	/*
+	 * Epilogue scratch (gemm_job.cscr): one micro-tile when the task has
+	 * one K block (ctile), else rows m0.. x the columns of an N block
+	 * from jc0, cacc_ld elements a row.
+	 */
+	uint8_t *cacc;
+	size_t cacc_ld, m0, jc0;
+	int ctile;
 };
 
 /*
@@ -332,7 +366,7 @@ static int gemm_plan(const struct gemm_job *j, size_t rows, size_t cols,
 	const struct amx_packed_b *pb = j->pb;
 	const struct gemm_backend *be = j->be;
 	size_t esz = j->esz, mr = be->mr;
-	size_t kcmax, mcmax, ncmax, asz, nbuf, bsz, csz;
+	size_t kcmax, mcmax, ncmax, asz, nbuf, bsz, csz, ssz = 0;
 
 	*p = (struct gemm_plan){
 		.kc = pb ? pb->kc : kc_balanced(j->k, j->bs.kc, esz),
@@ -384,6 +418,18 @@ static int gemm_plan(const struct gemm_job *j, size_t rows, size_t cols,
 	 */
 	if (p->direct && p->a_res && p->nc > p->group)
 		p->nc = p->group;
+	/*
+	 * Epilogue scratch: a micro-tile where one K block does, else rows x
+	 * nc accumulators, nc cut to keep them within GEMM_EPI_SCRATCH.
+	 */
+	p->ctile = j->cscr && p->kc >= j->k;
+	if (j->cscr && !p->ctile) {
+		size_t ncs = GEMM_EPI_SCRATCH / (rows * 4) / GEMM_NR * GEMM_NR;
+
+		ncs = ncs < GEMM_NR ? GEMM_NR : ncs;
+		if (p->nc > ncs)
+			p->nc = ncs;
+	}
 
 	mcmax = gemm_round_up(p->mc < rows ? p->mc : rows, mr);
 	ncmax = gemm_round_up(p->nc < cols ? p->nc : cols, GEMM_NR);
@@ -392,11 +438,17 @@ static int gemm_plan(const struct gemm_job *j, size_t rows, size_t cols,
 	nbuf = p->jit && ncmax > p->group ? p->group : ncmax;
 	bsz = pb ? 0 : nbuf * kcmax;
 	csz = nbuf * sizeof(int32_t);
-	p->abuf = tbuf_get(asz + bsz + csz);
+	if (p->ctile)
+		ssz = GEMM_MR_MAX * GEMM_NR * 4;
+	else if (j->cscr)
+		ssz = gemm_round_up(rows * ncmax * 4, 64);
+	p->abuf = tbuf_get(asz + bsz + csz + ssz);
 	if (!p->abuf)
 		return -ENOMEM;
 	p->bbuf = p->abuf + asz;
 	p->cbuf = (int32_t *)(void *)(p->bbuf + bsz);
+	p->cacc = p->bbuf + bsz + csz;
+	p->cacc_ld = ncmax;
 	return 0;
 }
 
@@ -407,8 +459,11 @@ static struct gemm_kblk gemm_kblk_at(const struct gemm_job *j,
 	struct gemm_kblk kb = {
 		.pc = pc,
 		.kcb = j->k - pc < p->kc ? j->k - pc : p->kc,
-		.acc = pc > 0 || (j->flags & AMX_GEMM_ACCUMULATE),
+		/* an epilogue adds C's value itself, after the product */
+		.acc = pc > 0 || (!j->epi && (j->flags & AMX_GEMM_ACCUMULATE)),
 	};
+
+	kb.last = pc + kb.kcb >= j->k;
 
 	kb.kcpad = gemm_round_up(kb.kcb * j->esz, 64);
 	return kb;
@@ -424,7 +479,18 @@ static struct gemm_bpanels gemm_bpanels_at(const struct gemm_job *j,
 	struct gemm_bpanels bs = {
 		.bstride = kb->kcpad * GEMM_NR,
 		.cstride = GEMM_NR,
+		.c = j->c + jc * 4,
+		.cld = j->ldc,
 	};
+
+	if (p->ctile) {
+		bs.c = p->cacc;
+		bs.ctile = 1;
+	} else if (j->cscr) {
+		bs.c = p->cacc + (jc - p->jc0) * 4;
+		bs.cld = p->cacc_ld;
+		bs.crow0 = p->m0;
+	}
 
 	if (pb) {		/* prepacked: in place */
 		size_t panel = jc / GEMM_NR;
@@ -519,9 +585,12 @@ static int gemm_loop_jc(const struct gemm_job *j, size_t m0, size_t m1,
 
 	if (ret)
 		return ret;
-	for (size_t jc = n0; jc < n1; jc += p.nc)
+	p.m0 = m0;
+	for (size_t jc = n0; jc < n1; jc += p.nc) {
+		p.jc0 = jc;
 		gemm_loop_pc(j, &p, m0, m1, jc,
 			     n1 - jc < p.nc ? n1 - jc : p.nc);
+	}
 	return 0;
 }
 
@@ -639,15 +708,67 @@ static int overlap(uintptr_t alo, uintptr_t ahi, uintptr_t blo, uintptr_t bhi)
 	return alo < ahi && blo < bhi && alo < bhi && blo < ahi;
 }
 
-static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
-		    size_t k, const void *a, size_t lda, const void *b,
-		    size_t ldb, const struct amx_packed_b *pb, void *c,
-		    size_t ldc)
+/*
+ * The epilogue's checks of one call (amx_gemm_bf16_ep(3)): @ep for n
+ * columns, @rs finite and > 0, @zp only on u8s8, neither under C.
+ */
+static int epi_check(enum gemm_op op, size_t m, size_t n,
+		     const struct amx_epilogue *ep, const float *rs,
+		     const int32_t *zp, uintptr_t clo, uintptr_t chi)
+{
+	uintptr_t lo, hi;
+
+	if (ep->magic != GEMM_EPI_MAGIC || ep->n != n ||
+	    (zp && op != GEMM_OP_U8S8))
+		return -EINVAL;
+	if (rs) {
+		if (span(1, m, m, sizeof(*rs), rs, &lo, &hi) ||
+		    overlap(clo, chi, lo, hi))
+			return -EINVAL;
+		for (size_t i = 0; i < m; i++)
+			if (!(rs[i] > 0.0f && rs[i] <= 3.40282347e38f))
+				return -EINVAL;
+	}
+	if (zp && (span(1, m, m, sizeof(*zp), zp, &lo, &hi) ||
+		   overlap(clo, chi, lo, hi)))
+		return -EINVAL;
+	return 0;
+}
+
+/* sum over k of B[k][j] for each column (mod 2^32) into @cs */
+static void colsum_s8(size_t k, size_t n, const int8_t *b, size_t ldb,
+		      int32_t *cs)
+{
+	memset(cs, 0, n * sizeof(*cs));
+	for (size_t p = 0; p < k; p++)
+		for (size_t x = 0; x < n; x++)
+			cs[x] = (int32_t)((uint32_t)cs[x] +
+					  (uint32_t)b[p * ldb + x]);
+}
+
+/* C[m x n] as the epilogue makes it of a product of K = 0 (all zero) */
+static void epi_zero_k(const struct gemm_epi *e, size_t m, size_t n)
+{
+	static const int32_t zero[GEMM_NR];
+
+	for (size_t i = 0; i < m; i++)
+		for (size_t x = 0; x < n; x += GEMM_NR)
+			gemm_epi_tile(e, i, 1, x, n - x < GEMM_NR ? n - x :
+				      GEMM_NR, zero, 0);
+}
+
+static int gemm_run_ep(enum gemm_op op, unsigned int flags, size_t m,
+		       size_t n, size_t k, const void *a, size_t lda,
+		       const void *b, size_t ldb, const struct amx_packed_b *pb,
+		       void *c, size_t ldc, const struct amx_epilogue *ep,
+		       const float *rs, const int32_t *zp)
 {
 	size_t esz = gemm_op_esz(op);
 	uintptr_t alo, ahi, blo, bhi, clo, chi;
+	struct gemm_epi epi;
+	int32_t *colsum = NULL;
 	struct gemm_job j;
-	unsigned int want;
+	unsigned int want, simd;
 	double flops;
 	int ret;
 
@@ -667,21 +788,50 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 	else
 		blo = bhi = 0;
 	if (!ret)
-		ret = span(m, n, ldc, 4, c, &clo, &chi);
+		ret = span(m, n, ldc, ep && ep->out == AMX_OUT_BF16 ? 2 : 4, c,
+			   &clo, &chi);
 	if (ret)
 		return ret;
 	if (overlap(clo, chi, alo, ahi) || overlap(clo, chi, blo, bhi))
 		return -EINVAL;
+	if (ep && (ret = epi_check(op, m, n, ep, rs, zp, clo, chi)))
+		return ret;
 	if (!m || !n)
 		return 0;
+	if (ep) {
+		epi = (struct gemm_epi){
+			.ep = ep, .rs = rs, .zp = k ? zp : NULL,
+			.isint = esz == 1,
+			.acc = !!(flags & AMX_GEMM_ACCUMULATE),
+			.c = c, .ldc = ldc,
+		};
+		gemm_select_backend(op, &simd);
+		epi.avx512 = !!(simd & GEMM_SIMD_AVX512);
+		if (epi.zp && pb) {
+			epi.colsum = pb->colsum;
+		} else if (epi.zp) {
+			colsum = malloc(n * sizeof(*colsum));
+			if (!colsum)
+				return -ENOMEM;
+			colsum_s8(k, n, b, ldb, colsum);
+			epi.colsum = colsum;
+		}
+	}
 	if (!k) {
-		if (!(flags & AMX_GEMM_ACCUMULATE))
+		if (ep)
+			epi_zero_k(&epi, m, n);
+		else if (!(flags & AMX_GEMM_ACCUMULATE))
 			for (size_t i = 0; i < m; i++)
 				memset((uint8_t *)c + i * ldc * 4, 0, n * 4);
 		return 0;
 	}
 
 	memset(&j, 0, sizeof(j));
+	if (ep) {
+		j.epi = &epi;
+		/* C cannot hold the fp32 accumulators, or holds what to add */
+		j.cscr = ep->out != AMX_OUT_F32 || epi.acc;
+	}
 	j.op = op;
 	j.be = gemm_select_backend(op, &j.simd);
 	j.flags = flags;
@@ -710,7 +860,17 @@ static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
 
 	want = flops < GEMM_MT_MIN_FLOPS ? 1 : amx_pool_size();
 	amx_pool_run(gemm_thread, &j, want);
+	free(colsum);
 	return j.err;
+}
+
+static int gemm_run(enum gemm_op op, unsigned int flags, size_t m, size_t n,
+		    size_t k, const void *a, size_t lda, const void *b,
+		    size_t ldb, const struct amx_packed_b *pb, void *c,
+		    size_t ldc)
+{
+	return gemm_run_ep(op, flags, m, n, k, a, lda, b, ldb, pb, c, ldc,
+			   NULL, NULL, NULL);
 }
 
 int amx_gemm_bf16(unsigned int flags, size_t m, size_t n, size_t k,
@@ -849,6 +1009,96 @@ int amx_gemm_u8s8_packed(unsigned int flags, size_t m, const uint8_t *a,
 			c, ldc);
 }
 
+int amx_gemm_bf16_ep(unsigned int flags, size_t m, size_t n, size_t k,
+		     const amx_bf16 *a, size_t lda, const amx_bf16 *b,
+		     size_t ldb, void *c, size_t ldc,
+		     const struct amx_epilogue *ep, const float *row_scale,
+		     const int32_t *row_zp)
+{
+	if (!ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_BF16, flags, m, n, k, a, lda, b, ldb, NULL,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_f16_ep(unsigned int flags, size_t m, size_t n, size_t k,
+		    const amx_fp16 *a, size_t lda, const amx_fp16 *b,
+		    size_t ldb, void *c, size_t ldc,
+		    const struct amx_epilogue *ep, const float *row_scale,
+		    const int32_t *row_zp)
+{
+	if (!ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_F16, flags, m, n, k, a, lda, b, ldb, NULL,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_s8s8_ep(unsigned int flags, size_t m, size_t n, size_t k,
+		     const int8_t *a, size_t lda, const int8_t *b, size_t ldb,
+		     void *c, size_t ldc, const struct amx_epilogue *ep,
+		     const float *row_scale, const int32_t *row_zp)
+{
+	if (!ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_S8S8, flags, m, n, k, a, lda, b, ldb, NULL,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_u8s8_ep(unsigned int flags, size_t m, size_t n, size_t k,
+		     const uint8_t *a, size_t lda, const int8_t *b, size_t ldb,
+		     void *c, size_t ldc, const struct amx_epilogue *ep,
+		     const float *row_scale, const int32_t *row_zp)
+{
+	if (!ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_U8S8, flags, m, n, k, a, lda, b, ldb, NULL,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_bf16_packed_ep(unsigned int flags, size_t m, const amx_bf16 *a,
+			    size_t lda, const struct amx_packed_b *b, void *c,
+			    size_t ldc, const struct amx_epilogue *ep,
+			    const float *row_scale, const int32_t *row_zp)
+{
+	if (!b || !ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_BF16, flags, m, 0, 0, a, lda, NULL, 0, b,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_f16_packed_ep(unsigned int flags, size_t m, const amx_fp16 *a,
+			   size_t lda, const struct amx_packed_b *b, void *c,
+			   size_t ldc, const struct amx_epilogue *ep,
+			   const float *row_scale, const int32_t *row_zp)
+{
+	if (!b || !ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_F16, flags, m, 0, 0, a, lda, NULL, 0, b,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_s8s8_packed_ep(unsigned int flags, size_t m, const int8_t *a,
+			    size_t lda, const struct amx_packed_b *b, void *c,
+			    size_t ldc, const struct amx_epilogue *ep,
+			    const float *row_scale, const int32_t *row_zp)
+{
+	if (!b || !ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_S8S8, flags, m, 0, 0, a, lda, NULL, 0, b,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
+int amx_gemm_u8s8_packed_ep(unsigned int flags, size_t m, const uint8_t *a,
+			    size_t lda, const struct amx_packed_b *b, void *c,
+			    size_t ldc, const struct amx_epilogue *ep,
+			    const float *row_scale, const int32_t *row_zp)
+{
+	if (!b || !ep)
+		return -EINVAL;
+	return gemm_run_ep(GEMM_OP_U8S8, flags, m, 0, 0, a, lda, NULL, 0, b,
+			   c, ldc, ep, row_scale, row_zp);
+}
+
 /*
  * Memory for a packed B: from 2 MiB on, 2 MiB aligned and advised to be
  * backed by huge pages (Linux's THP "madvise" mode, Debian's default): the
@@ -927,15 +1177,19 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	pb->npanels = npanels;
 	pb->kb_bytes = bs.kc * esz * GEMM_NR * npanels;
 	pb->nkb = (k + bs.kc - 1) / bs.kc;
-	cbytes = esz == 2 ? 0 : npanels * pb->nkb * GEMM_NR * 4;
+	cbytes = esz == 2 ? 0 : npanels * pb->nkb * GEMM_NR * 4 + n * 4;
 	pb->bytes = bytes + cbytes;
 	pb->data = packed_alloc(gemm_round_up(bytes + cbytes, 64) + 64);
 	if (!pb->data) {
 		free(pb);
 		return -ENOMEM;
 	}
-	if (cbytes)
+	if (cbytes) {
 		pb->corr = (int32_t *)(void *)(pb->data + gemm_round_up(bytes, 64));
+		/* for the zero points of u8 A (amx_gemm_u8s8_packed_ep()) */
+		pb->colsum = pb->corr + npanels * pb->nkb * GEMM_NR;
+		colsum_s8(k, n, b, ldb, pb->colsum);
+	}
 	/* an empty B (k or n zero) is not read: b may be NULL */
 	for (size_t pc = 0; n && pc < k; pc += bs.kc) {
 		size_t kcb = k - pc < bs.kc ? k - pc : bs.kc;

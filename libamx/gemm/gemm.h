@@ -362,6 +362,50 @@ AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_u8s8_direct);
 AMX_HIDDEN GEMM_UKR(gemm_ukr_amx_f16);
 AMX_HIDDEN GEMM_UKR_DIRECT(gemm_ukr_amx_f16_direct);
 
+/*
+ * The fused epilogue (amx.h): a checked copy of the caller's description,
+ * w[j] = scale * col_scale[j] worked out once.
+ */
+#define GEMM_EPI_MAGIC	0x616d7865u	/* "amxe" */
+struct amx_epilogue {
+	uint32_t magic;
+	uint32_t act, out;	/* enum amx_act, enum amx_out_type */
+	size_t n;
+	float *w;		/* [n] */
+	float *bias;		/* [n], or NULL */
+};
+
+/*
+ * One call's epilogue: what gemm_epi_tile() needs besides the block.
+ * The accumulators are int32 (@isint) or fp32; @c and @ldc are the
+ * caller's C, in elements of ep->out.
+ */
+struct gemm_epi {
+	const struct amx_epilogue *ep;
+	const float *rs;	/* [m] row scales, or NULL */
+	const int32_t *zp;	/* [m] u8 zero points, or NULL */
+	const int32_t *colsum;	/* [n] column sums of B, with zp */
+	int isint;
+	int acc;		/* add C's old value (AMX_GEMM_ACCUMULATE) */
+	int avx512;		/* the AVX-512F version (same bits) */
+	uint8_t *c;
+	size_t ldc;
+};
+
+/*
+ * Rows [i, i + rows) x columns [j, j + cols) of C from the accumulators
+ * at @src (rows lds elements of 4 bytes apart), which may be that block
+ * of C itself (fp32 output, no accumulate: element by element in place).
+ */
+AMX_HIDDEN void gemm_epi_tile(const struct gemm_epi *e, size_t i, size_t rows,
+			      size_t j, size_t cols, const void *src,
+			      size_t lds);
+/* one row's @cols elements: portable C and AVX-512F, the same bits */
+AMX_HIDDEN void gemm_epi_row_c(const struct gemm_epi *e, size_t i, size_t j,
+			       size_t cols, const void *src);
+AMX_HIDDEN void gemm_epi_row_avx512(const struct gemm_epi *e, size_t i,
+				    size_t j, size_t cols, const void *src);
+
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);
 AMX_HIDDEN void gemm_amx_end(void);

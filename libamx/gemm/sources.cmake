@@ -11,6 +11,8 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/gemm_blocks.c
 	${AMX_GEMM_DIR}/gemm_tuning.c
 	${AMX_GEMM_DIR}/gemm_ref.c
+	${AMX_GEMM_DIR}/epilogue.c
+	${AMX_GEMM_DIR}/epilogue_avx512.c
 	${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c
 	${AMX_GEMM_DIR}/pack_s8_vnni.c
@@ -30,6 +32,11 @@ set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni")
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_f16_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
+# the two epilogues do the same float operations, neither fused (epilogue.h)
+set_source_files_properties(${AMX_GEMM_DIR}/epilogue.c
+	PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+set_source_files_properties(${AMX_GEMM_DIR}/epilogue_avx512.c
+	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-ffp-contract=off")
 # the AMX files use amx.h's asm tile macros: no -mamx-* needed
 # the packers and reference kernels are hot too; let them vectorise fully
 set_source_files_properties(${AMX_GEMM_DIR}/pack_a.c
