@@ -266,16 +266,28 @@ static dnnl_stream_t strm;
 
 struct dnnl_mm {
 	dnnl_primitive_t mm;
-	dnnl_memory_t a, b, c, bpk;
+	dnnl_memory_t a, b, c, bpk, bias;
 	const char *impl;
 	double pack_s;
 };
 
 #define DNNL_OK(x) do { if ((x) != dnnl_success) return -1; } while (0)
 
-static int dnnl_setup(struct dnnl_mm *d, struct problem *p, int packed)
+/*
+ * The epilogue of the -ep rows for oneDNN: bias, GELU (tanh) and a bf16
+ * destination @c, and for int8 output scales per column; NULL: none.
+ */
+struct dnnl_ep {
+	const float *bias, *col;
+	void *c;
+};
+
+static int dnnl_setup(struct dnnl_mm *d, struct problem *p, int packed,
+		      const struct dnnl_ep *ep)
 {
-	dnnl_memory_desc_t amd, bmd, bplain, cmd;
+	dnnl_memory_desc_t amd, bmd, bplain, cmd, biasmd;
+	dnnl_dims_t biasd = { 1, (dnnl_dim_t)p->n };
+	dnnl_primitive_attr_t attr = NULL;
 	dnnl_dims_t ad = { (dnnl_dim_t)p->m, (dnnl_dim_t)p->k };
 	dnnl_dims_t bd = { (dnnl_dim_t)p->k, (dnnl_dim_t)p->n };
 	dnnl_dims_t cd = { (dnnl_dim_t)p->m, (dnnl_dim_t)p->n };
@@ -283,7 +295,8 @@ static int dnnl_setup(struct dnnl_mm *d, struct problem *p, int packed)
 			      p->type == F16 ? dnnl_f16 : dnnl_u8;
 	dnnl_data_type_t bt = p->type == BF16 ? dnnl_bf16 :
 			      p->type == F16 ? dnnl_f16 : dnnl_s8;
-	dnnl_data_type_t ct = p->type == INT8 ? dnnl_s32 : dnnl_f32;
+	dnnl_data_type_t ct = ep ? dnnl_bf16 :
+			      p->type == INT8 ? dnnl_s32 : dnnl_f32;
 	dnnl_matmul_desc_t desc;
 	dnnl_primitive_desc_t pd;
 	const dnnl_memory_desc_t *wmd;
@@ -294,14 +307,36 @@ static int dnnl_setup(struct dnnl_mm *d, struct problem *p, int packed)
 	DNNL_OK(dnnl_memory_desc_init_by_tag(&bmd, 2, bd, bt,
 			packed ? dnnl_format_tag_any : dnnl_ab));
 	DNNL_OK(dnnl_memory_desc_init_by_tag(&cmd, 2, cd, ct, dnnl_ab));
-	DNNL_OK(dnnl_matmul_desc_init(&desc, &amd, &bmd, NULL, &cmd));
-	DNNL_OK(dnnl_primitive_desc_create(&pd, &desc, NULL, eng, NULL));
+	DNNL_OK(dnnl_memory_desc_init_by_tag(&biasmd, 2, biasd, dnnl_f32,
+					     dnnl_ab));
+	DNNL_OK(dnnl_matmul_desc_init(&desc, &amd, &bmd, ep ? &biasmd : NULL,
+				      &cmd));
+	if (ep) {
+		dnnl_post_ops_t po;
+
+		DNNL_OK(dnnl_primitive_attr_create(&attr));
+		DNNL_OK(dnnl_post_ops_create(&po));
+		DNNL_OK(dnnl_post_ops_append_eltwise(po, 1.0f,
+						     dnnl_eltwise_gelu_tanh,
+						     0.0f, 0.0f));
+		DNNL_OK(dnnl_primitive_attr_set_post_ops(attr, po));
+		dnnl_post_ops_destroy(po);
+		if (ep->col)
+			DNNL_OK(dnnl_primitive_attr_set_output_scales(attr,
+					(dnnl_dim_t)p->n, 1 << 1, ep->col));
+	}
+	DNNL_OK(dnnl_primitive_desc_create(&pd, &desc, attr, eng, NULL));
+	if (attr)
+		dnnl_primitive_attr_destroy(attr);
 	dnnl_primitive_desc_query(pd, dnnl_query_impl_info_str, 0, &d->impl);
 	d->impl = strdup(d->impl ? d->impl : "?");
 	wmd = dnnl_primitive_desc_query_md(pd, dnnl_query_weights_md, 0);
 	DNNL_OK(dnnl_primitive_create(&d->mm, pd));
 	DNNL_OK(dnnl_memory_create(&d->a, &amd, eng, p->a));
-	DNNL_OK(dnnl_memory_create(&d->c, &cmd, eng, p->c));
+	DNNL_OK(dnnl_memory_create(&d->c, &cmd, eng, ep ? ep->c : p->c));
+	if (ep)
+		DNNL_OK(dnnl_memory_create(&d->bias, &biasmd, eng,
+					   (void *)ep->bias));
 	DNNL_OK(dnnl_memory_create(&d->b, &bplain, eng, p->b));
 	if (packed) {
 		dnnl_primitive_desc_t rpd;
@@ -339,18 +374,22 @@ static void dnnl_teardown(struct dnnl_mm *d)
 	dnnl_memory_destroy(d->c);
 	if (d->bpk)
 		dnnl_memory_destroy(d->bpk);
+	if (d->bias)
+		dnnl_memory_destroy(d->bias);
 	free((void *)d->impl);
 }
 
 static int run_dnnl(struct problem *p, void *ctx)
 {
 	struct dnnl_mm *d = ctx;
-	dnnl_exec_arg_t args[3] = { { DNNL_ARG_SRC, d->a },
+	dnnl_exec_arg_t args[4] = { { DNNL_ARG_SRC, d->a },
 				    { DNNL_ARG_WEIGHTS, d->bpk ? d->bpk : d->b },
-				    { DNNL_ARG_DST, d->c } };
+				    { DNNL_ARG_DST, d->c },
+				    { DNNL_ARG_BIAS, d->bias } };
 
 	(void)p;
-	if (dnnl_primitive_execute(d->mm, strm, 3, args) != dnnl_success)
+	if (dnnl_primitive_execute(d->mm, strm, d->bias ? 4 : 3, args) !=
+	    dnnl_success)
 		return -1;
 	return dnnl_stream_wait(strm) == dnnl_success ? 0 : -1;
 }
@@ -514,7 +553,7 @@ static void measure(struct row *r, const struct opts *o)
 	r->impl = "none";
 #ifdef HAVE_DNNL
 	for (int i = 0; i < 2; i++) {
-		dok[i] = !dnnl_setup(&d[i], &p, i);
+		dok[i] = !dnnl_setup(&d[i], &p, i, NULL);
 		if (dok[i])
 			ct[n++] = (struct contender){ .fn = run_dnnl,
 						      .ctx = &d[i] };
@@ -539,6 +578,203 @@ static void measure(struct row *r, const struct opts *o)
 		dnnl_teardown(&d[1]);
 	}
 #endif
+	problem_free(&p);
+}
+
+/* ---- the fused epilogue (rows bf16-ep and u8s8-ep) -------------------- */
+
+/*
+ * The epilogue of a layer whose output feeds the next one: a bias per
+ * column, GELU (tanh form) and bf16 output, and for u8s8 the int32
+ * product dequantized by a scale per column (oneDNN's output scales).
+ * libamx's _ep calls, plain and prepacked B, and the same product
+ * without epilogue (the cost of the epilogue: time with / time without,
+ * bench/targets.py's "epilogue"), against oneDNN's matmul with the same
+ * bias, scales, eltwise post-op and bf16 destination.
+ */
+struct ep_run {
+	struct amx_epilogue *ep;
+	struct amx_packed_b *pb;	/* NULL: plain B */
+	uint16_t *c;
+};
+
+static int run_ep(struct problem *p, void *ctx)
+{
+	struct ep_run *e = ctx;
+
+	if (p->type == BF16)
+		return e->pb ?
+		       amx_gemm_bf16_packed_ep(0, p->m, p->a, p->k, e->pb, e->c,
+					       p->n, e->ep, NULL, NULL) :
+		       amx_gemm_bf16_ep(0, p->m, p->n, p->k, p->a, p->k, p->b,
+					p->n, e->c, p->n, e->ep, NULL, NULL);
+	return e->pb ?
+	       amx_gemm_u8s8_packed_ep(0, p->m, p->a, p->k, e->pb, e->c, p->n,
+				       e->ep, NULL, NULL) :
+	       amx_gemm_u8s8_ep(0, p->m, p->n, p->k, p->a, p->k, p->b, p->n,
+				e->c, p->n, e->ep, NULL, NULL);
+}
+
+/*
+ * Every element of each bf16 output @c against the epilogue applied in
+ * double to libamx's plain product in p->c: within 2^-7 of the value
+ * (bf16 output, and oneDNN's GELU may be an approximation) plus 2^-12 of
+ * the largest one.  Counts a mismatch; 0 or -1.
+ */
+static int ep_verify(unsigned int thr, struct problem *p, const float *bias,
+		     const float *col, uint16_t *const *c, const char *const *who,
+		     int n)
+{
+	size_t mn = p->m * p->n;
+	double *ref = xalloc(mn * sizeof(double)), big = 0;
+	int bad = 0;
+
+	for (size_t i = 0; i < mn; i++) {
+		double v = elem_c(p, p->c, i) * (col ? col[i % p->n] : 1.0) +
+			   bias[i % p->n];
+
+		ref[i] = v / (1 + exp(-2 * sqrt(2 / M_PI) *
+				      (v + 0.044715 * v * v * v)));
+		big = fmax(big, fabs(ref[i]));
+	}
+	for (int w = 0; w < n; w++) {
+		size_t nbad = 0, wi = 0;
+		double worst = 0;
+
+		for (size_t i = 0; i < mn; i++) {
+			double d = fabs(amx_bf16_to_fp32(c[w][i]) - ref[i]);
+
+			if (!(d <= fabs(ref[i]) / 128 + big / 4096)) {
+				nbad++;
+				if (!(d <= worst)) {
+					worst = d;
+					wi = i;
+				}
+			}
+		}
+		if (nbad) {
+			fprintf(stderr, "amx-bench: RESULT MISMATCH: %s-ep %s "
+				"%zux%zux%zu %u thr: %zu entries differ from "
+				"the epilogue in double (worst: row %zu col %zu "
+				"by %g)\n", type_name[p->type], who[w], p->m,
+				p->n, p->k, thr, nbad, wi / p->n, wi % p->n,
+				worst);
+			bad = 1;
+		}
+	}
+	free(ref);
+	mismatches += bad;
+	return bad ? -1 : 0;
+}
+
+/* r->amx etc. with the epilogue; *cost, *pcost: with / without, libamx */
+static void measure_ep(struct row *r, const struct opts *o, double *cost,
+		       double *pcost)
+{
+	static const char *const who[] = { "libamx", "libamx prepacked",
+					   "oneDNN", "oneDNN prepacked" };
+	double flops = 2.0 * r->m * r->n * r->k;
+	struct amx_epilogue_desc desc = { .n = r->n, .act = AMX_ACT_GELU_TANH,
+					  .out = AMX_OUT_BF16 };
+	struct contender ct[6] = { { .fn = run_ep }, { .fn = run_ep },
+				   { .fn = run_libamx },
+				   { .fn = run_libamx_packed } };
+	struct ep_run e[2] = { { 0 } };
+	uint16_t *outs[4];
+	struct amx_packed_b *pb = NULL;
+	float *bias = xalloc(r->n * sizeof(float));
+	float *col = xalloc(r->n * sizeof(float));
+	float *dbias = xalloc(r->n * sizeof(float));
+	struct problem p;
+	int n = 4, nout = 2;
+#ifdef HAVE_DNNL
+	static char impl[64];
+	struct dnnl_mm d[2];
+	struct dnnl_ep dep[2];
+	int dok[2];
+#endif
+
+	problem_init(&p, r->type, r->m, r->n, r->k);
+	/*
+	 * GELU's interesting range, a few units around 0: the bf16 products
+	 * (problem_init()) are about sqrt(K) / 50 already, the u8s8 ones
+	 * about 9400 sqrt(K), scaled down per column.
+	 */
+	for (size_t j = 0; j < r->n; j++) {
+		bias[j] = (float)((int)(j % 7) - 3) / 4;
+		col[j] = (float)(1 + j % 3) / (float)(sqrt((double)r->k) * 9400);
+		/*
+		 * oneDNN 2.x adds an int8 matmul's bias before the output
+		 * scales: scale (acc + bias)
+		 */
+		dbias[j] = r->type == INT8 ? bias[j] / col[j] : bias[j];
+	}
+	desc.bias = bias;
+	desc.col_scale = r->type == INT8 ? col : NULL;
+	if (amx_epilogue_create(&e[0].ep, &desc) ||
+	    amx_packed_b_create(&pb, r->type == BF16 ? AMX_GEMM_BF16 :
+				AMX_GEMM_S8, r->k, r->n, p.b, r->n)) {
+		fprintf(stderr, "amx-bench: epilogue setup failed\n");
+		exit(1);
+	}
+	e[1].ep = e[0].ep;
+	e[1].pb = pb;
+	for (int i = 0; i < 4; i++)
+		outs[i] = xalloc(r->m * r->n * 2);
+	e[0].c = outs[0];
+	e[1].c = outs[1];
+	ct[0].ctx = &e[0];
+	ct[1].ctx = &e[1];
+	ct[3].ctx = pb;
+	r->dnnl = r->dnnl_pk = NAN;
+	r->impl = "none";
+#ifdef HAVE_DNNL
+	for (int i = 0; i < 2; i++) {
+		dep[i] = (struct dnnl_ep){ .bias = dbias, .c = outs[2 + i],
+			.col = r->type == INT8 ? col : NULL };
+		dok[i] = !dnnl_setup(&d[i], &p, i, &dep[i]);
+		if (dok[i]) {
+			ct[n++] = (struct contender){ .fn = run_dnnl,
+						      .ctx = &d[i] };
+			outs[nout++] = outs[2 + i];
+		}
+	}
+#endif
+	best_times(&p, ct, n, o->reps);
+	for (int i = 0; i < n; i++)
+		if (i != 2 && i != 3)
+			ct[i].fn(&p, ct[i].ctx);
+	memcpy(p.c, p.csave, p.csize);
+	run_libamx(&p, NULL);	/* the product the check starts from */
+	ep_verify(r->thr, &p, bias, r->type == INT8 ? col : NULL, outs, who,
+		  nout);
+	r->amx = flops / ct[0].best / 1e9;
+	r->amx_pk = flops / ct[1].best / 1e9;
+	*cost = ct[0].best / ct[2].best;
+	*pcost = ct[1].best / ct[3].best;
+#ifdef HAVE_DNNL
+	n = 4;
+	for (int i = 0; i < 2; i++) {
+		if (!dok[i])
+			continue;
+		if (i)
+			r->dnnl_pk = flops / ct[n++].best / 1e9;
+		else
+			r->dnnl = flops / ct[n++].best / 1e9;
+		if (!i) {
+			snprintf(impl, sizeof(impl), "%s", d[0].impl);
+			r->impl = impl;
+		}
+		dnnl_teardown(&d[i]);
+	}
+#endif
+	for (int i = 0; i < 4; i++)
+		free(outs[i]);
+	amx_epilogue_free(e[0].ep);
+	amx_packed_b_free(pb);
+	free(bias);
+	free(col);
+	free(dbias);
 	problem_free(&p);
 }
 
@@ -673,7 +909,7 @@ int main(int argc, char **argv)
 	struct opts o = { .reps = 3, .max = 4096 };
 	static const size_t llm_m[] = { 1, 4, 16, 32, 128 };
 	static const size_t llm_nk[][2] = { { 4096, 4096 }, { 11008, 4096 } };
-	size_t shapes[64][3], nshapes = 0;
+	size_t shapes[64][3], nshapes = 0, ep_shapes[64][3], nshapes_ep = 0;
 	double pk_fb[2][NTYPES], pk_amx[2][NTYPES];
 	unsigned int thr[2];
 	FILE *csv = NULL;
@@ -748,6 +984,25 @@ int main(int argc, char **argv)
 			nshapes++;
 		}
 
+	/*
+	 * The epilogue rows: a decode, a small batch and a prefill shape
+	 * (--shapes: those), within --max.
+	 */
+	if (o.shapes) {
+		memcpy(ep_shapes, shapes, sizeof(shapes));
+		nshapes_ep = nshapes;
+	}
+	for (size_t i = 0; !o.shapes && i < 3; i++) {
+		static const size_t ms[3] = { 1, 16, 512 };
+		size_t nk = o.quick ? 256 : 4096;
+
+		if (nk > o.max * 4 || ms[i] > o.max)
+			continue;
+		ep_shapes[nshapes_ep][0] = ms[i] < nk ? ms[i] : nk;
+		ep_shapes[nshapes_ep][1] = ep_shapes[nshapes_ep][2] = nk;
+		nshapes_ep++;
+	}
+
 	printf("# libamx backends: bf16 %s, int8 %s, f16 %s; threads 1 and %u; "
 	       "oneDNN %s\n",
 	       backend_name(amx_gemm_backend(AMX_GEMM_BF16)),
@@ -793,7 +1048,8 @@ int main(int argc, char **argv)
 		fprintf(csv, "type,threads,m,n,k,libamx_gflops,onednn_gflops,"
 			"ratio,libamx_packed_gflops,onednn_packed_gflops,"
 			"packed_ratio,libamx_pack_ms,onednn_pack_ms,peak_gflops,"
-			"libamx_pct_peak,libamx_backend,onednn_impl,shape_index,shape\n");
+			"libamx_pct_peak,libamx_backend,onednn_impl,shape_index,shape,"
+			"ep_cost,ep_packed_cost\n");
 	}
 	printf("%-4s %3s %17s | %8s %5s %8s %6s | %8s %8s %6s | %9s %9s | %s\n",
 	       "type", "thr", "M x N x K", "libamx", "%peak", "oneDNN", "ratio",
@@ -830,7 +1086,7 @@ int main(int argc, char **argv)
 				if (csv)
 					fprintf(csv, "%s,%u,%zu,%zu,%zu,%.3f,%.3f,"
 						"%.4f,%.3f,%.3f,%.4f,%.4f,%.4f,"
-						"%.1f,%.2f,%s,%s,%zu,%s\n",
+						"%.1f,%.2f,%s,%s,%zu,%s,nan,nan\n",
 						type_name[type], r.thr, r.m,
 						r.n, r.k, r.amx, r.dnnl,
 						r.amx / r.dnnl, r.amx_pk,
@@ -841,6 +1097,50 @@ int main(int argc, char **argv)
 						shape);
 			}
 	}
+	/* the fused epilogue, on the decode and prefill shapes */
+	for (size_t s = 0; s < nshapes_ep; s++)
+		for (int t = 0; t < 2; t++)
+			for (int type = BF16; type <= INT8; type++) {
+				struct row r = { .type = type, .thr = thr[t],
+						 .m = ep_shapes[s][0],
+						 .n = ep_shapes[s][1],
+						 .k = ep_shapes[s][2] };
+				int be = amx_gemm_backend(type == BF16 ?
+						AMX_GEMM_BF16 : AMX_GEMM_S8);
+				double cost, pcost;
+				char shape[48], ty[16];
+
+				if (!s && !t && !type)
+					printf("%-7s %3s %17s | %8s %8s %6s | %8s %8s %6s | %9s %9s\n",
+					       "type", "thr", "M x N x K", "libamx",
+					       "oneDNN", "ratio", "lib-pk", "dnnl-pk",
+					       "ratio", "ep cost", "pk cost");
+				amx_set_num_threads(thr[t]);
+#ifdef HAVE_DNNL
+				omp_set_num_threads((int)thr[t]);
+#endif
+				r.peak = be == AMX_GEMM_BACKEND_AMX ?
+					 pk_amx[t][type] : pk_fb[t][type];
+				measure_ep(&r, &o, &cost, &pcost);
+				snprintf(shape, sizeof(shape), "%zux%zux%zu",
+					 r.m, r.n, r.k);
+				snprintf(ty, sizeof(ty), "%s-ep", type_name[type]);
+				printf("%-7s %3u %17s | %8.1f %8.1f %6.2f | "
+				       "%8.1f %8.1f %6.2f | %8.3fx %8.3fx\n",
+				       ty, r.thr, shape, r.amx, r.dnnl,
+				       r.amx / r.dnnl, r.amx_pk, r.dnnl_pk,
+				       r.amx_pk / r.dnnl_pk, cost, pcost);
+				if (csv)
+					fprintf(csv, "%s,%u,%zu,%zu,%zu,%.3f,%.3f,"
+						"%.4f,%.3f,%.3f,%.4f,nan,nan,"
+						"%.1f,%.2f,%s,%s,%zu,%s,%.4f,%.4f\n",
+						ty, r.thr, r.m, r.n, r.k, r.amx,
+						r.dnnl, r.amx / r.dnnl, r.amx_pk,
+						r.dnnl_pk, r.amx_pk / r.dnnl_pk,
+						r.peak, 100 * r.amx / r.peak,
+						backend_name(be), r.impl,
+						nshapes + s, shape, cost, pcost);
+			}
 	if (csv) {
 		fclose(csv);
 		if (o.png && write_png(o.csv, o.png, thr, shapes, nshapes))

@@ -15,6 +15,11 @@ The targets, each over the rows of the backend it is about:
                 and >= 1.25x oneDNN on 2 threads
   avx512-ratio  AVX-512 fallback, 1 thread, M, N, K >= 256: plain and
                 prepacked >= 1.0x oneDNN
+  f16-bf16      fp16 on AVX-512F, 1 thread: >= 0.90x bf16 of the same shape
+  epilogue      the -ep rows (bias, GELU, bf16 output; u8s8 also scales per
+                column), every backend and thread count, M >= 256: the
+                fused epilogue costs <= 3 % (time with / time without, the
+                same call of the same run), plain and prepacked
 
 A target without rows (say, the AMX ones on a CPU without AMX) is "n/a".
 Prints one line per target, and with --verbose every row that misses.
@@ -36,6 +41,8 @@ def load(path):
     rows = bench_csv.read(path, COLUMNS)
     out = []
     for r in rows:
+        def num(c):
+            return float(r[c]) if r.get(c) not in (None, "") else float("nan")
         out.append({
             "type": r["type"], "be": r["libamx_backend"],
             "thr": int(r["threads"]), "m": int(r["m"]), "n": int(r["n"]),
@@ -44,6 +51,8 @@ def load(path):
             "gf": float(r["libamx_gflops"]),
             "pgf": float(r["libamx_packed_gflops"]),
             "peak": float(r["peak_gflops"]),
+            "ep": r["type"].endswith("-ep"),
+            "cost": num("ep_cost"), "pcost": num("ep_packed_cost"),
         })
     return out
 
@@ -68,6 +77,8 @@ def check(rows):
     """(target, rows, ok, summary, misses) for every target"""
     # the oneDNN targets: bf16 and int8 (oneDNN 2.6 has no fp16 matmul
     # without AVX512-FP16 or AMX-FP16)
+    eps = [r for r in rows if r["ep"]]
+    rows = [r for r in rows if not r["ep"]]
     amx = [r for r in rows if r["be"] == "amx" and r["type"] != "f16"]
     avx = [r for r in rows if r["be"] == "avx512" and r["type"] != "f16"]
     res = []
@@ -133,6 +144,21 @@ def check(rows):
                     % (len(sel), worst), miss))
     else:
         res.append(("f16-bf16", sel, None, "", []))
+
+    sel = [r for r in eps if r["m"] >= 256]
+    if sel:
+        miss = []
+        for r in sel:
+            for what, v in (("plain", r["cost"]), ("prepacked", r["pcost"])):
+                if not v <= 1.03:
+                    miss.append("%s %s epilogue costs %.3fx > 1.03x"
+                                % (name(r), what, v))
+        worst = max(max(r["cost"], r["pcost"]) for r in sel)
+        res.append(("epilogue", sel, not miss,
+                    "%d rows, worst %.3fx (want <= 1.03x without epilogue)"
+                    % (len(sel), worst), miss))
+    else:
+        res.append(("epilogue", sel, None, "", []))
     return res
 
 

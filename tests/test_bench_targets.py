@@ -16,12 +16,15 @@ import tempfile
 HEADER = ("type,threads,m,n,k,libamx_gflops,onednn_gflops,ratio,"
           "libamx_packed_gflops,onednn_packed_gflops,packed_ratio,"
           "libamx_pack_ms,onednn_pack_ms,peak_gflops,libamx_pct_peak,"
-          "libamx_backend,onednn_impl,shape_index,shape")
+          "libamx_backend,onednn_impl,shape_index,shape,ep_cost,"
+          "ep_packed_cost")
 
 
-def row(typ, thr, m, n, k, gf, ratio, pgf, pratio, peak, be):
+def row(typ, thr, m, n, k, gf, ratio, pgf, pratio, peak, be,
+        cost=float("nan"), pcost=float("nan")):
     return dict(type=typ, thr=thr, m=m, n=n, k=k, gf=gf, ratio=ratio,
-                pgf=pgf, pratio=pratio, peak=peak, be=be)
+                pgf=pgf, pratio=pratio, peak=peak, be=be, cost=cost,
+                pcost=pcost)
 
 
 def write(path, rows):
@@ -29,12 +32,12 @@ def write(path, rows):
         f.write(HEADER + "\n")
         for i, r in enumerate(rows):
             f.write("%s,%d,%d,%d,%d,%.3f,%.3f,%.4f,%.3f,%.3f,%.4f,0.1,0.1,"
-                    "%.1f,%.2f,%s,brg,%d,%dx%dx%d\n" % (
+                    "%.1f,%.2f,%s,brg,%d,%dx%dx%d,%.4f,%.4f\n" % (
                         r["type"], r["thr"], r["m"], r["n"], r["k"], r["gf"],
                         r["gf"] / r["ratio"], r["ratio"], r["pgf"],
                         r["pgf"] / r["pratio"], r["pratio"], r["peak"],
                         100 * r["gf"] / r["peak"], r["be"], i, r["m"],
-                        r["n"], r["k"]))
+                        r["n"], r["k"], r["cost"], r["pcost"]))
 
 
 def good_amx():
@@ -142,6 +145,33 @@ def main():
           "f16 prepacked 0.898x bf16: f16-bf16 misses")
     rc, v, out = run(good_amx())
     check(v.get("f16-bf16") == "n/a", "no f16 rows: f16-bf16 n/a")
+
+    # the epilogue rows: judged on their cost from M = 256, and by no
+    # other target (their ratios are against oneDNN with post-ops)
+    eps = good_amx() + [
+        row("bf16-ep", 1, 512, 4096, 4096, 2000, 0.5, 2100, 0.5, 3300, "amx",
+            1.02, 1.03),
+        row("u8s8-ep", 2, 512, 4096, 4096, 8000, 0.5, 8100, 0.5, 13000, "amx",
+            1.01, 1.00),
+        row("u8s8-ep", 1, 1, 4096, 4096, 40, 0.5, 45, 0.5, 6600, "amx",
+            1.50, 1.40)]
+    rc, v, out = run(eps)
+    check(rc == 0 and v.get("epilogue") == "MET" and
+          v.get("amx-ratio") == "MET" and v.get("amx-decode") == "MET",
+          "epilogue rows at 1.00-1.03x: epilogue met, M = 1 and the "
+          "oneDNN targets not judged on them")
+    eps[-2]["pcost"] = 1.031
+    rc, v, out = run(eps, "--verbose")
+    check(rc == 1 and v.get("epilogue") == "MISS" and "1.031x" in out,
+          "an epilogue costing 1.031x: epilogue misses")
+    rc, v, out = run(good_amx())
+    check(v.get("epilogue") == "n/a", "no -ep rows: epilogue n/a")
+    # a CSV of an amx-bench before the epilogue rows: no ep columns
+    old = HEADER.rsplit(",", 2)[0]
+    rc, v, out = run(old + "\nbf16,1,64,64,64,500,400,1.25,600,480,1.25,"
+                     "0.1,0.1,3300,15.15,amx,brg,0,64x64x64\n")
+    check(rc == 0 and v.get("epilogue") == "n/a",
+          "a CSV without the ep columns is still read")
 
     for text, what in (("", "an empty file"),
                        ("a,b\n1,2\n", "a CSV without amx-bench columns"),

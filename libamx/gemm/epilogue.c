@@ -155,7 +155,7 @@ static float bf16_to_f(uint16_t h)
 	return f;
 }
 
-void gemm_epi_row_c(const struct gemm_epi *e, size_t i, size_t j,
+static void gemm_epi_row_c(const struct gemm_epi *e, size_t i, size_t j,
 		    size_t cols, const void *src)
 {
 	const struct amx_epilogue *ep = e->ep;
@@ -206,12 +206,11 @@ void gemm_epi_row_c(const struct gemm_epi *e, size_t i, size_t j,
 void gemm_epi_tile(const struct gemm_epi *e, size_t i, size_t rows,
 		   size_t j, size_t cols, const void *src, size_t lds)
 {
-	for (size_t r = 0; r < rows; r++) {
-		const void *s = (const uint8_t *)src + r * lds * 4;
-
-		if (e->avx512)
-			gemm_epi_row_avx512(e, i + r, j, cols, s);
-		else
-			gemm_epi_row_c(e, i + r, j, cols, s);
+	if (e->avx512) {
+		gemm_epi_tile_avx512(e, i, rows, j, cols, src, lds);
+		return;
 	}
+	for (size_t r = 0; r < rows; r++)
+		gemm_epi_row_c(e, i + r, j, cols,
+			       (const uint8_t *)src + r * lds * 4);
 }

@@ -99,52 +99,93 @@ static inline __m256i v_to_bf16(__m512 v)
 	return _mm512_cvtepi32_epi16(_mm512_srli_epi32(r, 16));
 }
 
-void gemm_epi_row_avx512(const struct gemm_epi *e, size_t i, size_t j,
-			 size_t cols, const void *src)
+/*
+ * Rows [i, i + rows) x columns [j, j + cols) (at most 32 columns: one
+ * micro-tile) with the activation a compile-time constant: the column
+ * operands (w, bias, B's column sums) are loaded once per 16 columns
+ * for all the rows, and nothing but the arithmetic is in the row loop
+ * (a call per row of 32 cost a cycle per element, 17 % of a 16 x 256 x
+ * 256 bf16 product on Zen 5).
+ */
+static inline __attribute__((always_inline)) void
+epi_tile(const struct gemm_epi *e, size_t i, size_t rows, size_t j,
+	 size_t cols, const uint8_t *src, size_t lds, const uint32_t act)
 {
 	const struct amx_epilogue *ep = e->ep;
-	__m512 rs = _mm512_set1_ps(e->rs ? e->rs[i] : 1.0f);
-	__m512i zp = _mm512_set1_epi32(e->zp ? e->zp[i] : 0);
-	uint8_t *c = e->c + (i * e->ldc + j) * (ep->out ? 2 : 4);
+	size_t osz = ep->out ? 2 : 4;
 
 	for (size_t x = 0; x < cols; x += 16) {
 		__mmask16 k = cols - x >= 16 ? 0xffff :
 			      (__mmask16)((1u << (cols - x)) - 1);
-		__m512 v;
+		__m512 w = _mm512_maskz_loadu_ps(k, ep->w + j + x);
+		__m512 bias = ep->bias ? _mm512_maskz_loadu_ps(k, ep->bias + j + x)
+				       : _mm512_setzero_ps();
+		__m512i cs = e->zp ? _mm512_maskz_loadu_epi32(k, e->colsum + j + x)
+				   : _mm512_setzero_si512();
 
-		if (e->isint) {
-			__m512i a = _mm512_maskz_loadu_epi32(k,
-					(const int32_t *)src + x);
+		for (size_t r = 0; r < rows; r++) {
+			const uint8_t *s = src + (r * lds + x) * 4;
+			uint8_t *c = e->c + ((i + r) * e->ldc + j + x) * osz;
+			__m512 v;
 
-			if (e->zp)
-				a = _mm512_sub_epi32(a, _mm512_mullo_epi32(zp,
-					_mm512_maskz_loadu_epi32(k,
-						e->colsum + j + x)));
-			v = _mm512_cvtepi32_ps(a);
-		} else {
-			v = _mm512_maskz_loadu_ps(k, (const float *)src + x);
-		}
-		v = _mm512_mul_ps(v, rs);
-		v = _mm512_mul_ps(v, _mm512_maskz_loadu_ps(k, ep->w + j + x));
-		if (ep->bias)
-			v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(k,
-						ep->bias + j + x));
-		v = v_act(ep->act, v);
-		if (ep->out == AMX_OUT_F32) {
-			if (e->acc)
-				v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(k,
-						(const float *)(c + x * 4)));
-			_mm512_mask_storeu_ps(c + x * 4, k, v);
-		} else {
-			if (e->acc) {
-				__m256i h = _mm256_maskz_loadu_epi16(k,
-						c + x * 2);
+			if (e->isint) {
+				__m512i a = _mm512_maskz_loadu_epi32(k, s);
 
-				v = _mm512_add_ps(v, _mm512_castsi512_ps(
-					_mm512_slli_epi32(
-						_mm512_cvtepu16_epi32(h), 16)));
+				if (e->zp)
+					a = _mm512_sub_epi32(a, _mm512_mullo_epi32(
+						_mm512_set1_epi32(e->zp[i + r]), cs));
+				v = _mm512_cvtepi32_ps(a);
+			} else {
+				v = _mm512_maskz_loadu_ps(k, s);
 			}
-			_mm256_mask_storeu_epi16(c + x * 2, k, v_to_bf16(v));
+			if (e->rs)
+				v = _mm512_mul_ps(v, _mm512_set1_ps(e->rs[i + r]));
+			v = _mm512_mul_ps(v, w);
+			if (ep->bias)
+				v = _mm512_add_ps(v, bias);
+			v = v_act(act, v);
+			if (ep->out == AMX_OUT_F32) {
+				if (e->acc)
+					v = _mm512_add_ps(v,
+						_mm512_maskz_loadu_ps(k, c));
+				_mm512_mask_storeu_ps(c, k, v);
+			} else {
+				if (e->acc) {
+					__m256i h = _mm256_maskz_loadu_epi16(k, c);
+
+					v = _mm512_add_ps(v, _mm512_castsi512_ps(
+						_mm512_slli_epi32(
+						_mm512_cvtepu16_epi32(h), 16)));
+				}
+				_mm256_mask_storeu_epi16(c, k, v_to_bf16(v));
+			}
+		}
+	}
+}
+
+void gemm_epi_tile_avx512(const struct gemm_epi *e, size_t i, size_t rows,
+			  size_t j, size_t cols, const void *src, size_t lds)
+{
+	for (size_t x = 0; x < cols; x += 32) {
+		size_t n = cols - x < 32 ? cols - x : 32;
+		const uint8_t *s = (const uint8_t *)src + x * 4;
+
+		switch (e->ep->act) {
+		case AMX_ACT_RELU:
+			epi_tile(e, i, rows, j + x, n, s, lds, AMX_ACT_RELU);
+			break;
+		case AMX_ACT_GELU_TANH:
+			epi_tile(e, i, rows, j + x, n, s, lds, AMX_ACT_GELU_TANH);
+			break;
+		case AMX_ACT_GELU_ERF:
+			epi_tile(e, i, rows, j + x, n, s, lds, AMX_ACT_GELU_ERF);
+			break;
+		case AMX_ACT_SILU:
+			epi_tile(e, i, rows, j + x, n, s, lds, AMX_ACT_SILU);
+			break;
+		default:
+			epi_tile(e, i, rows, j + x, n, s, lds, AMX_ACT_NONE);
+			break;
 		}
 	}
 }

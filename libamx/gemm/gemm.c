@@ -805,8 +805,6 @@ static int gemm_run_ep(enum gemm_op op, unsigned int flags, size_t m,
 			.acc = !!(flags & AMX_GEMM_ACCUMULATE),
 			.c = c, .ldc = ldc,
 		};
-		gemm_select_backend(op, &simd);
-		epi.avx512 = !!(simd & GEMM_SIMD_AVX512);
 		if (epi.zp && pb) {
 			epi.colsum = pb->colsum;
 		} else if (epi.zp) {
@@ -818,8 +816,11 @@ static int gemm_run_ep(enum gemm_op op, unsigned int flags, size_t m,
 		}
 	}
 	if (!k) {
-		if (ep)
+		if (ep) {
+			gemm_select_backend(op, &simd);
+			epi.avx512 = !!(simd & GEMM_SIMD_AVX512);
 			epi_zero_k(&epi, m, n);
+		}
 		else if (!(flags & AMX_GEMM_ACCUMULATE))
 			for (size_t i = 0; i < m; i++)
 				memset((uint8_t *)c + i * ldc * 4, 0, n * 4);
@@ -834,6 +835,7 @@ static int gemm_run_ep(enum gemm_op op, unsigned int flags, size_t m,
 	}
 	j.op = op;
 	j.be = gemm_select_backend(op, &j.simd);
+	epi.avx512 = !!(j.simd & GEMM_SIMD_AVX512);
 	j.flags = flags;
 	j.m = m;
 	j.n = n;

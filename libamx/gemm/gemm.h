@@ -400,11 +400,10 @@ struct gemm_epi {
 AMX_HIDDEN void gemm_epi_tile(const struct gemm_epi *e, size_t i, size_t rows,
 			      size_t j, size_t cols, const void *src,
 			      size_t lds);
-/* one row's @cols elements: portable C and AVX-512F, the same bits */
-AMX_HIDDEN void gemm_epi_row_c(const struct gemm_epi *e, size_t i, size_t j,
-			       size_t cols, const void *src);
-AMX_HIDDEN void gemm_epi_row_avx512(const struct gemm_epi *e, size_t i,
-				    size_t j, size_t cols, const void *src);
+/* gemm_epi_tile() with AVX-512F (F, BW, VL): the portable C's bits */
+AMX_HIDDEN void gemm_epi_tile_avx512(const struct gemm_epi *e, size_t i,
+				     size_t rows, size_t j, size_t cols,
+				     const void *src, size_t lds);
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);
