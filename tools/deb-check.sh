@@ -44,7 +44,7 @@ bdeps=$(sed -n '/^Build-Depends:/,/^[A-Z]/p' "$top/debian/control" |
 	sed -e 's/^Build-Depends://' -e '/^[A-Z]/d' | tr ',' '\n' |
 	sed -e 's/(.*)//' -e 's/[[:space:]]//g' -e '/^$/d' -e 's/debhelper-compat/debhelper/')
 # shellcheck disable=SC2086
-amx_need_pkgs dpkg-dev fakeroot lintian mmdebstrap $bdeps
+amx_need_pkgs build-essential dpkg-dev fakeroot lintian mmdebstrap $bdeps
 
 version=$(dpkg-parsechangelog -l "$top/debian/changelog" -S Version)
 dir=${dir:-$(mktemp -d /var/tmp/libamx-deb.XXXXXX)}
