@@ -696,6 +696,37 @@ AMX_API int amx_gemm_blocking_save(const char *path);
  */
 AMX_API const char *amx_gemm_blocking_file(int *status);
 
+/* --------------------------------------------------------------------
+ * Activation quantization (see amx_quantize_s8(3))
+ *
+ * Per-row (per-token) 8-bit quantization of fp32 or bf16 activations for
+ * A of amx_gemm_s8s8() and amx_gemm_u8s8(), with one scale (and, u8, one
+ * zero point) per row to pass to their _ep forms as row_scale and
+ * row_zp: real value ~= scales[i] * (q - zero_points[i]).  s8 is
+ * symmetric (amax / 127), u8 spans [min(0, min x), max(0, max x)].  The
+ * AVX-512 and C implementations give the same bits.  Return 0, -EINVAL
+ * (a NULL or overlapping array, ldx or ldq < k), -EOVERFLOW (an array
+ * that cannot exist) or -EDOM (a NaN or infinity in x); on error
+ * nothing is written.
+ * ------------------------------------------------------------------ */
+
+/*
+ * Quantize @m rows of @k values (rows @ldx elements apart) to 8 bits,
+ * one scale per row, for amx_gemm_s8s8()/amx_gemm_u8s8() (as A):
+ * real value ~= scales[i] * (q - zero_points[i]).
+ */
+AMX_API int amx_quantize_s8(size_t m, size_t k, const float *x, size_t ldx,
+			    int8_t *q, size_t ldq, float *scales);
+AMX_API int amx_quantize_u8(size_t m, size_t k, const float *x, size_t ldx,
+			    uint8_t *q, size_t ldq, float *scales,
+			    int32_t *zero_points);
+AMX_API int amx_quantize_bf16_s8(size_t m, size_t k, const amx_bf16 *x,
+				 size_t ldx, int8_t *q, size_t ldq,
+				 float *scales);
+AMX_API int amx_quantize_bf16_u8(size_t m, size_t k, const amx_bf16 *x,
+				 size_t ldx, uint8_t *q, size_t ldq,
+				 float *scales, int32_t *zero_points);
+
 #ifdef __cplusplus
 }
 #endif

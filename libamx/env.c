@@ -8,7 +8,8 @@
  *
  *   AMX_NUM_THREADS     0..AMX_MAX_THREADS (0: the default, as for
  *                       amx_set_num_threads()), read when the pool starts
- *   AMX_FORCE_FALLBACK  "", "0", "1" or "c", read at each GEMM call
+ *   AMX_FORCE_FALLBACK  "", "0", "1" or "c", read at each GEMM or
+ *                       quantization call
  *   AMX_GEMM_BLOCKS     see amx_gemm_get_blocking(3), read once
  */
 #include <errno.h>

@@ -43,7 +43,9 @@ const char *amx_strerror(int err)
 	case ENOMEM:
 		return "Cannot allocate memory (from amx_request(): the kernel could not allocate this thread's tile register buffer; retry or fall back)";
 	case EOVERFLOW:
-		return "Value too large for defined data type (from a GEMM or packing call: matrix dimensions whose byte counts overflow)";
+		return "Value too large for defined data type (from a GEMM, packing or quantization call: matrix dimensions whose byte counts overflow)";
+	case EDOM:
+		return "Numerical argument out of domain (from amx_quantize_*(): an input value is a NaN or an infinity, which no scale can represent; nothing was written)";
 	case EBUSY:
 		return "Device or resource busy (from amx_sigaltstack_install() or _uninstall(): running on the alternate signal stack being changed)";
 	case ENOENT:

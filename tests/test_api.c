@@ -9,7 +9,8 @@
 int main(void)
 {
 	static const int codes[] = { EOPNOTSUPP, EINVAL, ENOSPC, EPERM, EACCES,
-				     EIO, ENOMEM, EOVERFLOW, EBUSY, ENOENT };
+				     EIO, ENOMEM, EOVERFLOW, EBUSY, ENOENT,
+				     EDOM };
 	char buf[32];
 	size_t i, j;
 	int distinct = 1, ret;

@@ -11,7 +11,8 @@
  * cannot exist (1 << 60, which used to crash), pointers whose span leaves
  * the user address space, unknown flags and types, foreign handles, C
  * aliasing an input (with and without an impossible span: the overflow
- * must win).  The other functions have one table row per bad input.
+ * must win), an output of amx_quantize_*() on its input.  The other
+ * functions have one table row per bad input.
  */
 #include <amx.h>
 #include <errno.h>
@@ -55,6 +56,8 @@ enum kind {
 #define T_CFG		(TOK | 7)	/* a tile configuration (canary-filled) */
 #define T_CFG_OK	(TOK | 8)	/* an initialised configuration (palette 1) */
 #define T_PB_F16	(TOK | 9)	/* an fp16 handle */
+#define T_C2		(TOK | 10)	/* a second output (in cbuf) */
+#define T_C3		(TOK | 11)	/* a third */
 
 enum fn {
 	F_GEMM_BF16, F_GEMM_S8S8, F_GEMM_U8S8, F_GEMM_F16, F_GEMM_CF16,
@@ -64,6 +67,7 @@ enum fn {
 	F_FP16_TO_FP32_ARR,
 	F_GET_INFO, F_TILECFG_INIT, F_TILECFG_SET, F_TILE_CONFIGURE,
 	F_TILE_READ_CONFIG, F_SET_THREADS, F_GEMM_BACKEND, F_SIGSTACK_UNINSTALL,
+	F_QUANT_S8, F_QUANT_U8, F_QUANT_BF16_S8, F_QUANT_BF16_U8,
 };
 
 #define MAXARG 10
@@ -125,6 +129,17 @@ static const struct sig sigs[] = {
 	  { T_C, T_B, K, N, N }, { [4] = 3 }, { [4] = 2 }, { [4] = es } }
 	UNPACK_SIG(F_UNPACK_BF16, "amx_unpack_b_bf16", 2),
 	UNPACK_SIG(F_UNPACK_I8, "amx_unpack_b_i8", 1),
+	/* x from A's finite values; q, scales and zero points in C */
+#define QUANT_SIG(f, nm, es, nargs)					\
+	{ f, nm, nargs,							\
+	  { K_DIM, K_DIM, K_IN, K_LD, K_OUT, K_LD, K_OUT, K_OUT },	\
+	  { M, K, T_A, K, T_C, K, T_C2, T_C3 },				\
+	  { [3] = 1, [5] = 1 }, { [3] = 0, [5] = 0 },			\
+	  { [3] = es, [5] = 1 } }
+	QUANT_SIG(F_QUANT_S8, "amx_quantize_s8", 4, 7),
+	QUANT_SIG(F_QUANT_U8, "amx_quantize_u8", 4, 8),
+	QUANT_SIG(F_QUANT_BF16_S8, "amx_quantize_bf16_s8", 2, 7),
+	QUANT_SIG(F_QUANT_BF16_U8, "amx_quantize_bf16_u8", 2, 8),
 };
 
 /* Calls that are not matrix-shaped: one row per bad input. */
@@ -180,6 +195,8 @@ static void *ptr(uint64_t v)
 	case T_A: return abuf;
 	case T_B: return bbuf;
 	case T_C: return cbuf;
+	case T_C2: return cbuf + 4096;
+	case T_C3: return cbuf + 6144;
 	case T_PB_BF16: return pb_bf16;
 	case T_PB_S8: return pb_s8;
 	case T_PB_F16: return pb_f16;
@@ -254,6 +271,18 @@ static int call(enum fn fn, const uint64_t *v)
 	case F_SET_THREADS: return amx_set_num_threads(U(0));
 	case F_GEMM_BACKEND: return amx_gemm_backend((enum amx_gemm_type)v[0]);
 	case F_SIGSTACK_UNINSTALL: return amx_sigaltstack_uninstall();
+	case F_QUANT_S8:
+		return amx_quantize_s8(Z(0), Z(1), P(2), Z(3), P(4), Z(5),
+				       P(6));
+	case F_QUANT_U8:
+		return amx_quantize_u8(Z(0), Z(1), P(2), Z(3), P(4), Z(5),
+				       P(6), P(7));
+	case F_QUANT_BF16_S8:
+		return amx_quantize_bf16_s8(Z(0), Z(1), P(2), Z(3), P(4), Z(5),
+					    P(6));
+	case F_QUANT_BF16_U8:
+		return amx_quantize_bf16_u8(Z(0), Z(1), P(2), Z(3), P(4), Z(5),
+					    P(6), P(7));
 	}
 	return -ENOSYS;
 }
@@ -354,6 +383,16 @@ static void mutate(const struct sig *s)
 				check(s->fn, v, s->nargs, -EOVERFLOW, s->name,
 				      "C = A, lda = 1<<60: overflow before overlap");
 			}
+			if (s->fn >= F_QUANT_S8) {
+				/* an output on the input x (overlap) ... */
+				TRY(i, T_A, -EINVAL, "output = x");
+				/* ... the overflow of x's span first */
+				memcpy(v, s->ok, sizeof(v));
+				v[i] = T_A;
+				v[3] = 1ull << 60;
+				check(s->fn, v, s->nargs, -EOVERFLOW, s->name,
+				      "output = x, ldx 1<<60: overflow first");
+			}
 			/* fall through */
 		case K_IN:
 			TRY(i, 0, -EINVAL, "NULL");
@@ -427,6 +466,10 @@ static void empty(void)
 		{ F_PB_CREATE, { T_PPB, AMX_GEMM_S8, 0, 8, 0, 0 }, "create k = 0, B NULL" },
 		{ F_PACK_BF16, { 0, 0, 0, N, 0 }, "pack k = 0, NULLs" },
 		{ F_UNPACK_I8, { 0, 0, K, 0, 0 }, "unpack n = 0, NULLs" },
+		{ F_QUANT_U8, { 0, K, 0, 0, 0, 0, 0, 0 },
+		  "quantize m = 0, NULLs" },
+		{ F_QUANT_BF16_S8, { M, 0, 0, 0, 0, 0, T_C2 },
+		  "quantize k = 0, x and q NULL" },
 	};
 
 	for (size_t i = 0; i < sizeof(e) / sizeof(e[0]); i++)

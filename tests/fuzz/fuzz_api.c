@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: the GEMM entry points, packed handles and B packing
- * with fuzzed shapes, leading dimensions, pointers, flags and backend
- * (AMX_FORCE_FALLBACK), against the contract of the man pages:
+ * libFuzzer target: the GEMM entry points, packed handles, B packing and
+ * activation quantization with fuzzed shapes, leading dimensions,
+ * pointers, flags, values and backend (AMX_FORCE_FALLBACK), against the
+ * contract of the man pages:
  *
  *  - valid arguments: 0, C equal to a naive reference inside the m x n
  *    window (exact: the inputs are small integers or quarters, whose
@@ -36,8 +37,9 @@ static uint8_t take(struct in *in)
 	return *in->p++;
 }
 
+/* new operations go last: the corpus's first bytes keep their meaning */
 enum op { OP_BF16, OP_S8S8, OP_U8S8, OP_BF16_P, OP_S8S8_P, OP_U8S8_P,
-	  OP_PACK, NOPS };
+	  OP_PACK, OP_QUANT, NOPS };
 
 /* one matrix argument as the fuzzer chose it */
 struct mat {
@@ -343,6 +345,155 @@ static void check_pack(struct in *in)
 	free(b.buf);
 }
 
+/* fp32 value of element @i of a quantizer's source */
+static float qsrc(const struct mat *x, size_t r, size_t c)
+{
+	const uint8_t *p = x->buf + (r * x->ld + c) * x->esz;
+	uint32_t u = 0;
+	uint16_t h;
+	float f;
+
+	if (x->esz == 2) {
+		memcpy(&h, p, 2);
+		u = (uint32_t)h << 16;
+	} else {
+		memcpy(&u, p, 4);
+	}
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/*
+ * amx_quantize_*(): the order of the checks (x, q, scales, zero points,
+ * then the overlap of q on x, then -EDOM for a NaN or an infinity in x's
+ * window), nothing written on error, and on success a normal scale, a
+ * zero point 0..255, |x - s (q - zp)| <= s / 2 (amx_quantize_s8(3)) and
+ * q's gaps between rows untouched.
+ */
+static void check_quant(struct in *in)
+{
+	static const char *const paths[] = { "0", "1", "c", "" };
+	unsigned int v = take(in);
+	bool u8 = v & 1, bf16 = v & 2, raw = v & 4, alias;
+	size_t m, k;
+	struct mat x, q, s, z;
+	uint8_t *ref[3] = { NULL, NULL, NULL };
+	struct mat *out[3] = { &q, &s, &z };
+	int ret, want;
+
+	setenv("AMX_FORCE_FALLBACK", paths[take(in) % 4], 1);
+	m = take(in) % 20;
+	k = take(in) % 200;
+	mat_shape(&x, m, k, bf16 ? 2 : 4, take(in), take(in));
+	{
+		uint8_t ql = take(in), qp = take(in);
+
+		mat_shape(&q, m, k, 1, ql, qp);
+		alias = (qp & 0x18) == 0x18 && x.buf && q.buf && !q.fault &&
+			x.bytes >= q.bytes;
+	}
+	mat_shape(&s, 1, m, 4, 0, take(in));
+	mat_shape(&z, u8 ? 1 : 0, m, 4, 0, u8 ? take(in) : 0);
+	/* fuzzed values; unless raw, finite (exponent's top bit cleared) */
+	fill(&x, in, true, false);
+	for (size_t i = 0; !raw && x.buf && i < x.bytes / x.esz; i++)
+		x.buf[i * x.esz + x.esz - 1] &= 0xbf;
+	for (int o = 0; o < 3; o++)
+		fill(out[o], in, true, false);
+	if (alias) {			/* q inside x: overlap */
+		q.arg = x.buf;
+		free(q.buf);
+		q.buf = NULL;
+	}
+	for (int o = 0; o < 3; o++) {
+		struct mat *w = o || !alias ? out[o] : &x;
+
+		if (w->buf) {
+			ref[o] = malloc(w->bytes);
+			memcpy(ref[o], w->buf, w->bytes);
+		}
+	}
+	want = first_fault((const struct mat *[]){ &x, &q, &s, &z }, 4);
+	if (!want && alias && m && k)
+		want = -EINVAL;
+	for (size_t r = 0; !want && r < m; r++)
+		for (size_t c = 0; c < k; c++) {
+			float f = qsrc(&x, r, c);
+
+			if (f != f || f - f != 0) {
+				want = -EDOM;
+				break;
+			}
+		}
+
+	errno = 4242;
+	switch (v & 3) {
+	case 0:
+		ret = amx_quantize_s8(m, k, x.arg, x.ld, (void *)q.arg, q.ld,
+				      (void *)s.arg);
+		break;
+	case 1:
+		ret = amx_quantize_u8(m, k, x.arg, x.ld, (void *)q.arg, q.ld,
+				      (void *)s.arg, (void *)z.arg);
+		break;
+	case 2:
+		ret = amx_quantize_bf16_s8(m, k, x.arg, x.ld, (void *)q.arg,
+					   q.ld, (void *)s.arg);
+		break;
+	default:
+		ret = amx_quantize_bf16_u8(m, k, x.arg, x.ld, (void *)q.arg,
+					   q.ld, (void *)s.arg, (void *)z.arg);
+		break;
+	}
+	if (errno != 4242 || ret != want) {
+		fprintf(stderr, "quantize %u m %zu k %zu ldx %zu ldq %zu: "
+			"%d, want %d\n", v & 3, m, k, x.ld, q.ld, ret, want);
+		abort();
+	}
+	for (int o = 0; ret && o < 3; o++) {
+		struct mat *w = o || !alias ? out[o] : &x;
+
+		if (ref[o] && memcmp(ref[o], w->buf, w->bytes)) {
+			fprintf(stderr, "quantize: written on error %d\n", ret);
+			abort();
+		}
+	}
+	for (size_t r = 0; !ret && q.buf && r < m; r++) {
+		float sc;
+		int32_t zp = 0;
+
+		memcpy(&sc, s.buf + r * 4, 4);
+		if (u8)
+			memcpy(&zp, z.buf + r * 4, 4);
+		if (!(sc >= 1.17549435e-38f && sc <= 3.40282347e38f) ||
+		    zp < 0 || zp > 255)
+			abort();
+		for (size_t c = 0; c < q.ld && r * q.ld + c < q.bytes; c++) {
+			uint8_t b = q.buf[r * q.ld + c];
+			double d, e;
+
+			if (c >= k) {	/* between rows: untouched */
+				if (b != ref[0][r * q.ld + c])
+					abort();
+				continue;
+			}
+			d = (double)sc * ((u8 ? (int)b : (int8_t)b) - zp);
+			e = (double)qsrc(&x, r, c) - d;
+			e = e < 0 ? -e : e;
+			if (e > sc * (0.5 + 0x1p-14)) {
+				fprintf(stderr, "quantize [%zu,%zu] %a: %a\n",
+					r, c, (double)qsrc(&x, r, c), d);
+				abort();
+			}
+		}
+	}
+	for (int o = 0; o < 3; o++) {
+		free(ref[o]);
+		free(out[o]->buf);
+	}
+	free(x.buf);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
@@ -350,6 +501,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (op == OP_PACK)
 		check_pack(&in);
+	else if (op == OP_QUANT)
+		check_quant(&in);
 	else
 		check_gemm(op, &in);
 	return 0;
