@@ -22,7 +22,7 @@ extern "C" {
 #endif
 
 #define AMX_VERSION_MAJOR 1
-#define AMX_VERSION_MINOR 0
+#define AMX_VERSION_MINOR 1
 #define AMX_VERSION_PATCH 0
 /* MAJOR * 10000 + MINOR * 100 + PATCH, as amx_version() returns it. */
 #define AMX_VERSION \
