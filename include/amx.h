@@ -727,6 +727,92 @@ AMX_API int amx_quantize_bf16_u8(size_t m, size_t k, const amx_bf16 *x,
 				 size_t ldx, uint8_t *q, size_t ldq,
 				 float *scales, int32_t *zero_points);
 
+
+/* --------------------------------------------------------------------
+ * Weight-only quantized B (see amx_wq_create(3) and amx_gemm_bf16_wq(3))
+ *
+ * B[k x n] stored as 8- or 4-bit integers q with one fp32 scale s per
+ * group of @group consecutive rows of a column (32, 64 or 128; 0: one
+ * per column), re-laid out once for the GEMM that reads it at memory
+ * speed.  The weight a q stands for:
+ *
+ *   AMX_WQ_S8   q in [-128, 127]   w = s * q
+ *   AMX_WQ_S4   q in [-8, 7]       w = s * q
+ *   AMX_WQ_U4   q in [0, 15]       w = s * (q - z)   z per group (zp), or 8
+ *                                  w = s * q + m     m per group (mins)
+ * ------------------------------------------------------------------ */
+
+enum amx_wq_type {
+	AMX_WQ_S8 = 1,
+	AMX_WQ_S4 = 2,
+	AMX_WQ_U4 = 3,
+};
+
+struct amx_wq_desc {
+	uint32_t type;		/* enum amx_wq_type */
+	uint32_t group;		/* rows of B per scale: 32, 64, 128; 0: k */
+	size_t k, n;		/* B is k x n */
+	const int8_t *q;	/* [k][ldq] the integers (U4: 0..15) */
+	size_t ldq;		/* >= n */
+	const float *scales;	/* [k / group][n], finite and > 0 */
+	const uint8_t *zp;	/* U4: [k / group][n] zero points 0..15, or NULL */
+	const float *mins;	/* U4: [k / group][n] finite offsets m, or NULL */
+	uint32_t reserved[4];	/* 0 */
+};
+
+struct amx_wq;
+
+/*
+ * Check @desc and pack its B into *@w (the caller's arrays may go after
+ * the call).  Returns 0, -EINVAL (NULL w, desc, q or scales, type or
+ * group unknown, k or n 0, group not dividing k, ldq < n, a misaligned
+ * scales or mins array, zp or mins on a type other than U4, both of
+ * them, a reserved field not 0), -ERANGE (a q or zero point outside its
+ * type's range), -EDOM (a scale not finite or not > 0, a min not
+ * finite), -EOVERFLOW (a B that cannot exist) or -ENOMEM; *@w is left
+ * alone on error.
+ */
+AMX_API int amx_wq_create(struct amx_wq **w, const struct amx_wq_desc *desc);
+AMX_API void amx_wq_free(struct amx_wq *w);
+/* bytes a GEMM reads from @w: quantized weights and scales (0 for NULL) */
+AMX_API size_t amx_wq_size(const struct amx_wq *w);
+/*
+ * The fp32 weights @w stands for, B[k][ldb] (each computed as in the
+ * table above, one rounding).  Returns 0 or -EINVAL (NULL w or b,
+ * ldb < n, b overlapping w).
+ */
+AMX_API int amx_wq_dequantize(const struct amx_wq *w, float *b, size_t ldb);
+
+/* llama.cpp (ggml) block formats, numbered as ggml numbers them */
+enum amx_ggml_type {
+	AMX_GGML_Q4_0 = 2,	/* fp16 d, 16 bytes of nibbles: d * (q - 8) */
+	AMX_GGML_Q4_1 = 3,	/* fp16 d, fp16 m, 16 bytes: d * q + m */
+	AMX_GGML_Q8_0 = 8,	/* fp16 d, 32 int8: d * q */
+};
+
+/*
+ * Import a ggml weight tensor of @n rows (output features) of @k values
+ * each, in blocks of 32 along k, rows @row_bytes apart, as the B (k x n)
+ * of C = A * W^T: the layout llama.cpp multiplies.  The dequantized
+ * weights are ggml's bit for bit.  Returns 0, -EINVAL (NULL w or data,
+ * type unknown, k or n 0, k not a multiple of 32, row_bytes below a
+ * row's blocks), -EDOM (a d or m not finite), -EOVERFLOW or -ENOMEM.
+ */
+AMX_API int amx_wq_import_ggml(struct amx_wq **w, enum amx_ggml_type type,
+			       size_t n, size_t k, const void *data,
+			       size_t row_bytes);
+
+/*
+ * C[m x n] (+)= A[m x k] * B, bf16 A, B from @w (its k and n), fp32
+ * accumulation; with @ep (NULL: none, C fp32) the fused epilogue as in
+ * amx_gemm_bf16_ep() without row scales.  Returns 0 or -EINVAL (NULL a,
+ * w or c, m 0, lda < k, ldc < n, flags unknown, ep's n not w's, C
+ * overlapping A), -EOVERFLOW, -ENOMEM; on error C is untouched.
+ */
+AMX_API int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
+			     size_t lda, const struct amx_wq *w, void *c,
+			     size_t ldc, const struct amx_epilogue *ep);
+
 #ifdef __cplusplus
 }
 #endif

@@ -13,6 +13,8 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/gemm_ref.c
 	${AMX_GEMM_DIR}/epilogue.c
 	${AMX_GEMM_DIR}/epilogue_avx512.c
+	${AMX_GEMM_DIR}/wq.c
+	${AMX_GEMM_DIR}/wq_avx512.c
 	${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c
 	${AMX_GEMM_DIR}/pack_s8_vnni.c
@@ -32,6 +34,8 @@ set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni")
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_f16_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
+set_source_files_properties(${AMX_GEMM_DIR}/wq_avx512.c
+	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16")
 # the two epilogues do the same float operations, neither fused (epilogue.h)
 set_source_files_properties(${AMX_GEMM_DIR}/epilogue.c
 	PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
@@ -41,5 +45,5 @@ set_source_files_properties(${AMX_GEMM_DIR}/epilogue_avx512.c
 # the packers and reference kernels are hot too; let them vectorise fully
 set_source_files_properties(${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c ${AMX_GEMM_DIR}/pack_s8_vnni.c
-	${AMX_GEMM_DIR}/gemm_ref.c
+	${AMX_GEMM_DIR}/gemm_ref.c ${AMX_GEMM_DIR}/wq.c
 	PROPERTIES COMPILE_OPTIONS "-O3")

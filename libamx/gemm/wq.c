@@ -1,0 +1,599 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Weight-only quantized B (amx_wq_create(3), amx_gemm_bf16_wq(3)):
+ * checking and packing the caller's integers and scales, importing
+ * ggml's block formats, dequantizing, and the GEMM's driver and portable
+ * C kernel.  The layout is described in wq.h.
+ *
+ * The GEMM streams B once per block of up to WQ_MR rows of A, panel by
+ * panel: at M <= 8 (a decode step) every weight is read once, from
+ * memory, and the time is the bytes of amx_wq_size() over the memory's
+ * bandwidth.  Larger M walks B in chunks that stay in L2 while every
+ * row block of A passes over them.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "wq.h"
+#include "../pool/pool.h"
+
+#define WQ_CHUNK	(192u * 1024)	/* bytes of B a chunk's row blocks share */
+
+static int wq_finite(float f)
+{
+	return f - f == 0.0f;
+}
+
+static size_t round_up(size_t x, size_t to)
+{
+	return (x + to - 1) / to * to;
+}
+
+/* the value an fp32 header entry holds exactly as an fp16, or -1 */
+static int f16_exact(float f)
+{
+	amx_fp16 h = amx_fp32_to_fp16(f);
+	float back = amx_fp16_to_fp32(h);
+
+	return memcmp(&back, &f, sizeof(f)) ? -1 : h;
+}
+
+static float hdr_get(const struct amx_wq *w, const uint8_t *h, size_t i)
+{
+	if (w->f16) {
+		amx_fp16 v;
+
+		memcpy(&v, h + i * 2, sizeof(v));
+		return amx_fp16_to_fp32(v);
+	} else {
+		float v;
+
+		memcpy(&v, h + i * 4, sizeof(v));
+		return v;
+	}
+}
+
+static void hdr_put(const struct amx_wq *w, uint8_t *h, size_t i, float v)
+{
+	if (w->f16) {
+		amx_fp16 x = amx_fp32_to_fp16(v);
+
+		memcpy(h + i * 2, &x, sizeof(x));
+	} else {
+		memcpy(h + i * 4, &v, sizeof(v));
+	}
+}
+
+/* the header of column @j's group @g */
+static uint8_t *hdr_at(const struct amx_wq *w, size_t g, size_t j)
+{
+	return w->data + j / WQ_NR * w->pbytes + g * w->gbytes;
+}
+
+/* store the stored value @u (0..15, or an int8's byte) of B[kk][j] */
+static void put_u(struct amx_wq *w, size_t kk, size_t j, unsigned int u)
+{
+	size_t g = kk / w->group, r = kk % w->group, c = j % WQ_NR;
+	uint8_t *p = hdr_at(w, g, j) + w->hdr;
+	size_t b = c * 2 + (r & 1);
+
+	if (w->bits == 4) {
+		p += r / 4 * 32 + b;
+		if (r & 2)
+			*p = (uint8_t)((*p & 0x0f) | u << 4);
+		else
+			*p = (uint8_t)((*p & 0xf0) | u);
+	} else {
+		p[r / 4 * 64 + (r & 2 ? 32 : 0) + b] = (uint8_t)u;
+	}
+}
+
+static unsigned int get_u(const struct amx_wq *w, size_t kk, size_t j)
+{
+	size_t g = kk / w->group, r = kk % w->group, c = j % WQ_NR;
+	const uint8_t *p = hdr_at(w, g, j) + w->hdr;
+	size_t b = c * 2 + (r & 1);
+
+	if (w->bits == 4)
+		return r & 2 ? p[r / 4 * 32 + b] >> 4 : p[r / 4 * 32 + b] & 15;
+	return p[r / 4 * 64 + (r & 2 ? 32 : 0) + b];
+}
+
+/* an empty B of the shape: sizes worked out, panels zeroed */
+static int wq_alloc(struct amx_wq **out, unsigned int bits, unsigned int form,
+		    int f16, size_t k, size_t n, size_t group)
+{
+	struct amx_wq *w;
+	size_t esz = f16 ? 2 : 4, data;
+
+	if (k > ((size_t)1 << 40) || n > ((size_t)1 << 40))
+		return -EOVERFLOW;
+	w = calloc(1, sizeof(*w));
+	if (!w)
+		return -ENOMEM;
+	w->magic = WQ_MAGIC;
+	w->bits = bits;
+	w->form = form;
+	w->f16 = !!f16;
+	w->k = k;
+	w->n = n;
+	w->kp = group ? k : round_up(k, 4);
+	w->group = group ? group : w->kp;
+	w->ngroups = w->kp / w->group;
+	w->npanels = (n + WQ_NR - 1) / WQ_NR;
+	w->hdr = WQ_NR * esz * (form == WQ_PLAIN ? 1 : 2);
+	data = w->group / 4 * (bits == 4 ? 32 : 64);
+	w->gbytes = w->hdr + data;
+	if (w->ngroups > SIZE_MAX / w->gbytes ||
+	    w->npanels > SIZE_MAX / 2 / (w->ngroups * w->gbytes)) {
+		free(w);
+		return -EOVERFLOW;
+	}
+	w->pbytes = w->ngroups * w->gbytes;
+	w->bytes = w->npanels * w->pbytes;
+	w->data = aligned_alloc(64, round_up(w->bytes, 64));
+	if (!w->data) {
+		free(w);
+		return -ENOMEM;
+	}
+	memset(w->data, 0, w->bytes);
+	*out = w;
+	return 0;
+}
+
+void amx_wq_free(struct amx_wq *w)
+{
+	if (!w)
+		return;
+	w->magic = 0;
+	free(w->data);
+	free(w);
+}
+
+size_t amx_wq_size(const struct amx_wq *w)
+{
+	return w && w->magic == WQ_MAGIC ? w->bytes : 0;
+}
+
+static int misaligned(const void *p, size_t to)
+{
+	return p && (uintptr_t)p % to;
+}
+
+/* the checks of amx_wq_create() that read the values; 0 or -errno */
+static int desc_values(const struct amx_wq_desc *d, size_t ng, int *f16)
+{
+	int lo = d->type == AMX_WQ_S8 ? -128 : d->type == AMX_WQ_S4 ? -8 : 0;
+	int hi = d->type == AMX_WQ_S8 ? 127 : d->type == AMX_WQ_S4 ? 7 : 15;
+
+	*f16 = 1;
+	for (size_t x = 0; x < ng * d->n; x++) {
+		float s = d->scales[x];
+
+		if (!(wq_finite(s) && s > 0.0f))
+			return -EDOM;
+		if (d->mins && !wq_finite(d->mins[x]))
+			return -EDOM;
+		if (d->zp && d->zp[x] > 15)
+			return -ERANGE;
+		if (f16_exact(s) < 0 || (d->mins && f16_exact(d->mins[x]) < 0))
+			*f16 = 0;
+	}
+	for (size_t kk = 0; kk < d->k; kk++)
+		for (size_t j = 0; j < d->n; j++) {
+			int q = d->q[kk * d->ldq + j];
+
+			if (q < lo || q > hi)
+				return -ERANGE;
+		}
+	return 0;
+}
+
+int amx_wq_create(struct amx_wq **out, const struct amx_wq_desc *d)
+{
+	size_t group, ng, bytes;
+	unsigned int form = WQ_PLAIN, center = 0;
+	struct amx_wq *w;
+	int f16, ret;
+
+	if (!out || !d || !d->q || !d->scales || !d->k || !d->n)
+		return -EINVAL;
+	if (d->type < AMX_WQ_S8 || d->type > AMX_WQ_U4)
+		return -EINVAL;
+	group = d->group;
+	if (group != 0 && group != 32 && group != 64 && group != 128)
+		return -EINVAL;
+	if ((group && d->k % group) || d->ldq < d->n)
+		return -EINVAL;
+	if (misaligned(d->scales, sizeof(float)) ||
+	    misaligned(d->mins, sizeof(float)))
+		return -EINVAL;
+	if ((d->zp || d->mins) && (d->type != AMX_WQ_U4 || (d->zp && d->mins)))
+		return -EINVAL;
+	for (size_t i = 0; i < 4; i++)
+		if (d->reserved[i])
+			return -EINVAL;
+	ng = group ? d->k / group : 1;
+	if ((ret = amx__matrix_span(d->k, d->n, d->ldq, 1, d->q, &bytes)) ||
+	    (ret = amx__matrix_span(ng, d->n, d->n, 4, d->scales, &bytes)) ||
+	    (d->zp && (ret = amx__matrix_span(ng, d->n, d->n, 1, d->zp,
+					      &bytes))) ||
+	    (d->mins && (ret = amx__matrix_span(ng, d->n, d->n, 4, d->mins,
+						&bytes))))
+		return ret;
+	if ((ret = desc_values(d, ng, &f16)))
+		return ret;
+	if (d->type != AMX_WQ_S8)
+		center = 8;
+	if (d->mins) {
+		form = WQ_MIN;
+		center = 0;
+	} else if (d->zp) {
+		for (size_t x = 0; x < ng * d->n; x++)
+			if (d->zp[x] != 8) {
+				form = WQ_ZP;
+				center = 0;
+				break;
+			}
+	}
+	ret = wq_alloc(&w, d->type == AMX_WQ_S8 ? 8 : 4, form, f16, d->k,
+		       d->n, group);
+	if (ret)
+		return ret;
+	w->center = center;
+	for (size_t g = 0; g < ng; g++)
+		for (size_t j = 0; j < d->n; j++) {
+			uint8_t *h = hdr_at(w, g, j);
+
+			hdr_put(w, h, j % WQ_NR, d->scales[g * d->n + j]);
+			if (form == WQ_ZP)
+				hdr_put(w, h + WQ_NR * (f16 ? 2 : 4), j % WQ_NR,
+					d->zp[g * d->n + j]);
+			else if (form == WQ_MIN)
+				hdr_put(w, h + WQ_NR * (f16 ? 2 : 4), j % WQ_NR,
+					d->mins[g * d->n + j]);
+		}
+	for (size_t kk = 0; kk < d->k; kk++)
+		for (size_t j = 0; j < d->n; j++) {
+			int q = d->q[kk * d->ldq + j];
+
+			put_u(w, kk, j, d->type == AMX_WQ_S4 ? (unsigned int)(q + 8) :
+			      (unsigned int)(uint8_t)q);
+		}
+	*out = w;
+	return 0;
+}
+
+/* ggml's blocks: 32 weights each, fp16 d first */
+#define GGML_QK	32
+
+static size_t ggml_block_bytes(enum amx_ggml_type t)
+{
+	switch (t) {
+	case AMX_GGML_Q4_0:
+		return 2 + GGML_QK / 2;
+	case AMX_GGML_Q4_1:
+		return 4 + GGML_QK / 2;
+	case AMX_GGML_Q8_0:
+		return 2 + GGML_QK;
+	}
+	return 0;
+}
+
+static float ld_f16(const uint8_t *p)
+{
+	amx_fp16 h;
+
+	memcpy(&h, p, sizeof(h));	/* little-endian, as ggml writes it */
+	return amx_fp16_to_fp32(h);
+}
+
+int amx_wq_import_ggml(struct amx_wq **out, enum amx_ggml_type type,
+		       size_t n, size_t k, const void *data, size_t row_bytes)
+{
+	size_t bb = ggml_block_bytes(type), nb, span;
+	const uint8_t *src = data;
+	struct amx_wq *w;
+	int ret;
+
+	if (!out || !data || !bb || !n || !k || k % GGML_QK)
+		return -EINVAL;
+	nb = k / GGML_QK;
+	if (row_bytes / bb < nb)
+		return -EINVAL;
+	if ((ret = amx__matrix_span(n, nb * bb, row_bytes, 1, data, &span)))
+		return ret;
+	for (size_t j = 0; j < n; j++)
+		for (size_t b = 0; b < nb; b++) {
+			const uint8_t *blk = src + j * row_bytes + b * bb;
+
+			if (!wq_finite(ld_f16(blk)) ||
+			    (type == AMX_GGML_Q4_1 && !wq_finite(ld_f16(blk + 2))))
+				return -EDOM;
+		}
+	ret = wq_alloc(&w, type == AMX_GGML_Q8_0 ? 8 : 4,
+		       type == AMX_GGML_Q4_1 ? WQ_MIN : WQ_PLAIN, 1, k, n,
+		       GGML_QK);
+	if (ret)
+		return ret;
+	w->center = type == AMX_GGML_Q4_0 ? 8 : 0;
+	for (size_t j = 0; j < n; j++)
+		for (size_t b = 0; b < nb; b++) {
+			const uint8_t *blk = src + j * row_bytes + b * bb;
+			uint8_t *h = hdr_at(w, b, j);
+			size_t k0 = b * GGML_QK;
+
+			/* the fp16 bits as they are: d may be 0 or negative */
+			memcpy(h + j % WQ_NR * 2, blk, 2);
+			if (type == AMX_GGML_Q4_1)
+				memcpy(h + (WQ_NR + j % WQ_NR) * 2, blk + 2, 2);
+			if (type == AMX_GGML_Q8_0) {
+				for (size_t x = 0; x < GGML_QK; x++)
+					put_u(w, k0 + x, j, blk[2 + x]);
+				continue;
+			}
+			blk += type == AMX_GGML_Q4_1 ? 4 : 2;
+			/* weight x of a block: nibble x % 16, low half first */
+			for (size_t x = 0; x < GGML_QK / 2; x++) {
+				put_u(w, k0 + x, j, blk[x] & 15);
+				put_u(w, k0 + x + GGML_QK / 2, j, blk[x] >> 4);
+			}
+		}
+	*out = w;
+	return 0;
+}
+
+int amx_wq_dequantize(const struct amx_wq *w, float *b, size_t ldb)
+{
+	size_t bytes, vo;
+
+	if (!w || w->magic != WQ_MAGIC || !b || ldb < w->n)
+		return -EINVAL;
+	if (amx__matrix_span(w->k, w->n, ldb, 4, b, &bytes) ||
+	    ((uintptr_t)b < (uintptr_t)w->data + w->bytes &&
+	     (uintptr_t)w->data < (uintptr_t)b + bytes))
+		return -EINVAL;
+	vo = WQ_NR * (w->f16 ? 2 : 4);
+	for (size_t kk = 0; kk < w->k; kk++)
+		for (size_t j = 0; j < w->n; j++) {
+			const uint8_t *h = hdr_at(w, kk / w->group, j);
+			float s = hdr_get(w, h, j % WQ_NR), v;
+			unsigned int u = get_u(w, kk, j);
+			int q = w->bits == 8 ? (int8_t)u : (int)u - (int)w->center;
+
+			if (w->form == WQ_ZP)
+				v = s * (float)(q - (int)hdr_get(w, h + vo,
+								 j % WQ_NR));
+			else if (w->form == WQ_MIN)
+				v = s * (float)q + hdr_get(w, h + vo, j % WQ_NR);
+			else
+				v = s * (float)q;
+			b[kk * ldb + j] = v;
+		}
+	return 0;
+}
+
+/* ---- the GEMM ---- */
+
+static float bf16f(uint16_t h)
+{
+	uint32_t u = (uint32_t)h << 16;
+	float f;
+
+	memcpy(&f, &u, sizeof(f));
+	return f;
+}
+
+void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
+		 const uint16_t *a, size_t lda, const float *asum,
+		 const uint8_t *panel, float *out)
+{
+	size_t steps = w->group / 4, vo = WQ_NR * (w->f16 ? 2 : 4);
+	size_t sb = w->bits == 4 ? 32 : 64;
+
+	for (size_t r = 0; r < mr; r++)
+		for (size_t p = 0; p < np; p++) {
+			float acc[WQ_NR] = { 0 };
+
+			for (size_t g = 0; g < w->ngroups; g++) {
+				const uint8_t *h = panel + p * w->pbytes +
+						   g * w->gbytes;
+				const uint8_t *d = h + w->hdr;
+				const uint16_t *ar = a + r * lda + g * w->group;
+				float dot[WQ_NR] = { 0 };
+
+				for (size_t t = 0; t < steps; t++, d += sb)
+					for (size_t b = 0; b < 32; b++) {
+						size_t c = b / 2, kk = 4 * t + (b & 1);
+						float lo, hi;
+
+						if (w->bits == 4) {
+							lo = (float)((int)(d[b] & 15) - (int)w->center);
+							hi = (float)((int)(d[b] >> 4) - (int)w->center);
+						} else {
+							lo = (float)(int8_t)d[b];
+							hi = (float)(int8_t)d[32 + b];
+						}
+						dot[c] += bf16f(ar[kk]) * lo;
+						dot[c] += bf16f(ar[kk + 2]) * hi;
+					}
+				for (size_t c = 0; c < WQ_NR; c++) {
+					float s = hdr_get(w, h, c);
+
+					acc[c] += s * dot[c];
+					if (w->form == WQ_ZP)
+						acc[c] -= s * hdr_get(w, h + vo, c) *
+							  asum[r * w->ngroups + g];
+					else if (w->form == WQ_MIN)
+						acc[c] += hdr_get(w, h + vo, c) *
+							  asum[r * w->ngroups + g];
+				}
+			}
+			memcpy(out + r * WQ_NP * WQ_NR + p * WQ_NR, acc,
+			       sizeof(acc));
+		}
+}
+
+struct wq_job {
+	const struct amx_wq *w;
+	const uint16_t *a;
+	size_t lda, m;
+	const float *asum;
+	float *c;		/* no epilogue: fp32 C */
+	size_t ldc;
+	int acc, avx512;
+	const struct gemm_epi *epi;
+};
+
+/* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
+static size_t wq_np(size_t mr)
+{
+	return mr <= 2 ? 4 : mr <= 4 ? 2 : 1;
+}
+
+static void wq_emit(const struct wq_job *jb, size_t i, size_t mr, size_t j,
+		    size_t cols, const float *out)
+{
+	if (jb->epi) {
+		gemm_epi_tile(jb->epi, i, mr, j, cols, out, WQ_NP * WQ_NR);
+		return;
+	}
+	for (size_t r = 0; r < mr; r++) {
+		float *c = jb->c + (i + r) * jb->ldc + j;
+		const float *o = out + r * WQ_NP * WQ_NR;
+
+		for (size_t x = 0; x < cols; x++)
+			c[x] = jb->acc ? c[x] + o[x] : o[x];
+	}
+}
+
+static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
+{
+	const struct wq_job *jb = arg;
+	const struct amx_wq *w = jb->w;
+	size_t per = round_up((w->npanels + nthr - 1) / nthr, WQ_NP);
+	size_t p0 = tid * per, p1 = p0 + per, chunk;
+	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
+
+	if (p1 > w->npanels)
+		p1 = w->npanels;
+	chunk = WQ_CHUNK / w->pbytes;
+	chunk = chunk < WQ_NP ? WQ_NP : chunk / WQ_NP * WQ_NP;
+	for (size_t c0 = p0; c0 < p1; c0 += chunk) {
+		size_t c1 = c0 + chunk < p1 ? c0 + chunk : p1;
+
+		for (size_t i = 0; i < jb->m; i += WQ_MR) {
+			size_t mr = jb->m - i < WQ_MR ? jb->m - i : WQ_MR;
+			size_t np = wq_np(mr);
+
+			for (size_t p = c0; p < c1; p += np) {
+				size_t q = p + np < c1 ? np : c1 - p;
+				size_t j = p * WQ_NR, cols = q * WQ_NR;
+				const uint16_t *a = jb->a + i * jb->lda;
+				const float *as = jb->asum ?
+					jb->asum + i * w->ngroups : NULL;
+				const uint8_t *pp = w->data + p * w->pbytes;
+
+				if (jb->avx512)
+					wq_kernel_avx512(w, mr, q, a, jb->lda, as,
+							 pp, out);
+				else
+					wq_kernel_c(w, mr, q, a, jb->lda, as, pp,
+						    out);
+				if (cols > w->n - j)
+					cols = w->n - j;
+				wq_emit(jb, i, mr, j, cols, out);
+			}
+		}
+	}
+}
+
+static int overlaps(const void *a, size_t an, const void *b, size_t bn)
+{
+	uintptr_t x = (uintptr_t)a, y = (uintptr_t)b;
+
+	return an && bn && x < y + bn && y < x + an;
+}
+
+int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
+		     size_t lda, const struct amx_wq *w, void *c, size_t ldc,
+		     const struct amx_epilogue *ep)
+{
+	size_t abytes, cbytes, esz = ep && ep->out == AMX_OUT_BF16 ? 2 : 4;
+	uint16_t *apad = NULL;
+	float *asum = NULL;
+	struct gemm_epi epi;
+	struct wq_job jb;
+	unsigned int simd;
+	bool ignored;
+	int ret;
+
+	if (flags & ~AMX_GEMM_ACCUMULATE)
+		return -EINVAL;
+	if (!w || w->magic != WQ_MAGIC)
+		return -EINVAL;
+	if ((ret = amx__matrix_span(m, w->k, lda, 2, a, &abytes)) ||
+	    (ret = amx__matrix_span(m, w->n, ldc, esz, c, &cbytes)))
+		return ret;
+	if (overlaps(a, abytes, c, cbytes) ||
+	    overlaps(w->data, w->bytes, c, cbytes))
+		return -EINVAL;
+	if (ep && (ep->magic != GEMM_EPI_MAGIC || ep->n != w->n))
+		return -EINVAL;
+	if (!m)
+		return 0;
+
+	memset(&jb, 0, sizeof(jb));
+	jb.w = w;
+	jb.a = a;
+	jb.lda = lda;
+	jb.m = m;
+	jb.c = c;
+	jb.ldc = ldc;
+	jb.acc = !!(flags & AMX_GEMM_ACCUMULATE);
+	gemm_select_backend(GEMM_OP_BF16, &simd);
+	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
+		    gemm_cpu_avx512bf16();
+	if (ep) {
+		epi = (struct gemm_epi){
+			.ep = ep, .acc = jb.acc, .c = c, .ldc = ldc,
+			.avx512 = !!(simd & GEMM_SIMD_AVX512),
+		};
+		jb.epi = &epi;
+	}
+	if (w->kp != w->k) {	/* K pairs past the row: a zero-padded copy */
+		apad = calloc(m, w->kp * 2);
+		if (!apad)
+			return -ENOMEM;
+		for (size_t i = 0; i < m; i++)
+			memcpy(apad + i * w->kp, a + i * lda, w->k * 2);
+		jb.a = apad;
+		jb.lda = w->kp;
+	}
+	if (w->form != WQ_PLAIN) {
+		asum = malloc(m * w->ngroups * sizeof(*asum));
+		if (!asum) {
+			free(apad);
+			return -ENOMEM;
+		}
+		for (size_t i = 0; i < m; i++)
+			for (size_t g = 0; g < w->ngroups; g++) {
+				const uint16_t *ar = jb.a + i * jb.lda +
+						     g * w->group;
+				float s = 0.0f;
+
+				for (size_t kk = 0; kk < w->group; kk++)
+					s += bf16f(ar[kk]);
+				asum[i * w->ngroups + g] = s;
+			}
+		jb.asum = asum;
+	}
+	amx_pool_run(wq_thread, &jb,
+		     w->bytes >= 512 * 1024 ||
+		     2.0 * m * w->n * w->k >= 4.0 * 1024 * 1024 ?
+		     amx_pool_size() : 1);
+	free(asum);
+	free(apad);
+	return 0;
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Weight-only quantized B (amx_wq_create(3)): the packed layout, shared
+ * by the packers and importers (wq.c) and the kernels (wq.c for the
+ * portable C, wq_avx512.c for AVX-512 BF16).
+ *
+ * B is cut into panels of WQ_NR = 16 columns (the last one padded with
+ * zero weights) and each panel into the groups of rows that share a
+ * scale.  A panel is one run of memory, its groups one after the other;
+ * a group is a header, then its rows four at a time ("steps"):
+ *
+ *   header  s[16]            the scales of the group's 16 columns
+ *           v[16]            WQ_ZP: the zero points z; WQ_MIN: the mins m
+ *                            (absent in WQ_PLAIN), each fp16 when every
+ *                            value of B's header is exactly an fp16
+ *                            (w->f16: so are ggml's), else fp32
+ *   step    4-bit: 32 bytes  byte b: low nibble row 4t + (b & 1), high
+ *                            nibble row 4t + 2 + (b & 1), column b / 2
+ *           8-bit: 64 bytes  byte b < 32: row 4t + (b & 1), column b / 2;
+ *                            byte 32 + b: the same of row 4t + 2
+ *
+ * so that widening a step's bytes to 16-bit words puts the K pairs
+ * (4t, 4t + 1) and (4t + 2, 4t + 3) of each column in the order
+ * vdpbf16ps multiplies them.  4-bit values are stored as u = q + 8 (S4)
+ * or q (U4): 0..15, and mean u - w->center (8, or 0 with WQ_ZP/WQ_MIN).
+ * A group's contribution to C[i][j] is then
+ *
+ *   WQ_PLAIN  s * dot                 dot = sum a[i][k] (u - center)
+ *   WQ_ZP     s * dot - s * z * asum  asum = sum a[i][k] over the group
+ *   WQ_MIN    s * dot + m * asum
+ *
+ * in fp32, the groups' contributions added in order of k.
+ */
+#ifndef AMX_GEMM_WQ_H
+#define AMX_GEMM_WQ_H
+
+#include "gemm.h"
+
+#define WQ_MAGIC	0x616d7771u	/* "amxq" */
+#define WQ_NR		16	/* columns of a panel */
+#define WQ_MR		8	/* most rows of A in one kernel call */
+#define WQ_NP		4	/* most panels in one kernel call */
+
+enum wq_form {
+	WQ_PLAIN = 0,
+	WQ_ZP = 1,
+	WQ_MIN = 2,
+};
+
+struct amx_wq {
+	uint32_t magic;
+	uint32_t bits;		/* 4 or 8 */
+	uint32_t form;		/* enum wq_form */
+	uint32_t center;	/* 8 (4-bit plain) or 0 */
+	uint32_t f16;		/* header values are fp16 */
+	size_t k, n;
+	size_t kp;		/* k rounded up to 4 (group 0 only) */
+	size_t group;		/* rows per scale (kp for one per column) */
+	size_t ngroups, npanels;
+	size_t hdr;		/* bytes of a group's header */
+	size_t gbytes;		/* bytes of a group of a panel */
+	size_t pbytes;		/* bytes of a panel */
+	size_t bytes;		/* all panels */
+	uint8_t *data;		/* 64-byte aligned */
+};
+
+/*
+ * Rows [0, mr) x panels [0, np) of C's accumulators from A rows @a (bf16
+ * pairs, rows @lda elements apart, kp columns readable) and the panels at
+ * @panel (w->pbytes apart): out[r][16 p + x], rows WQ_NP * WQ_NR floats
+ * apart.  @asum: [mr][ngroups] group sums of A's rows (WQ_ZP, WQ_MIN).
+ */
+AMX_HIDDEN void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
+			    const uint16_t *a, size_t lda, const float *asum,
+			    const uint8_t *panel, float *out);
+AMX_HIDDEN void wq_kernel_avx512(const struct amx_wq *w, size_t mr,
+				 size_t np, const uint16_t *a, size_t lda,
+				 const float *asum, const uint8_t *panel,
+				 float *out);
+
+#endif /* AMX_GEMM_WQ_H */

@@ -1,0 +1,199 @@
+// SPDX-License-Identifier: MIT
+/*
+ * AVX-512 BF16 kernel of the weight-only quantized GEMM (wq.h): up to 8
+ * rows of A times up to 4 panels of 16 columns, all of K.
+ *
+ * A step of a panel (4 rows of 16 columns) becomes two zmm of bf16 K
+ * pairs: 4-bit, the 32 bytes widened to words (vpmovzxbw), each word's
+ * low 5 bits and its high nibble looked up in a 32-entry table of the
+ * bf16 values u - center (vpermw: the table repeats, so the low word
+ * needs no mask); 8-bit, 16 bytes at a time to int32, fp32 and two
+ * halves to bf16 (exact: |q| <= 128 has 8 significant bits).  The A
+ * pairs are broadcast and multiplied by vdpbf16ps, into a dot product
+ * per group that the group's scales (vcvtph2ps when stored as fp16) then
+ * add to the accumulators.  With one or two rows the two K pairs of a
+ * step go to separate dot products: more chains in flight, as a decode
+ * step (M = 1) has nothing else to overlap.
+ *
+ * Built with -mavx512f -mavx512bw -mavx512vl -mavx512bf16; only called
+ * after CPUID/XCR0 said so.
+ */
+#include <immintrin.h>
+#include <string.h>
+
+#include "wq.h"
+
+static inline __m512 hdr_vec(const struct amx_wq *w, const uint8_t *h)
+{
+	if (w->f16)
+		return _mm512_cvtph_ps(_mm256_load_si256((const __m256i *)h));
+	return _mm512_load_ps(h);
+}
+
+static inline __m512bh bcast_pair(const uint16_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return (__m512bh)_mm512_set1_epi32((int)v);
+}
+
+static inline __m512bh s8_half(const uint8_t *p)
+{
+	__m512 lo = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(
+				_mm_load_si128((const __m128i *)p)));
+	__m512 hi = _mm512_cvtepi32_ps(_mm512_cvtepi8_epi32(
+				_mm_load_si128((const __m128i *)(p + 16))));
+
+	return _mm512_cvtne2ps_pbh(hi, lo);
+}
+
+static inline __attribute__((always_inline))
+void wq_body(const struct amx_wq *w, const int bits, const int mr,
+	     const int np, const uint16_t *a, size_t lda, const float *asum,
+	     const uint8_t *panel, float *out)
+{
+	const int split = 1;
+	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
+	size_t steps = w->group / 4, sb = bits == 4 ? 32 : 64;
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	uint16_t tab[32];
+	__m512i lut;
+
+	for (int e = 0; e < 32; e++) {
+		float f = (float)((e & 15) - (int)w->center);
+		uint32_t u;
+
+		memcpy(&u, &f, sizeof(u));
+		tab[e] = (uint16_t)(u >> 16);	/* exact: small integers */
+	}
+	lut = _mm512_loadu_si512(tab);
+	#pragma GCC unroll 8
+	for (int r = 0; r < mr; r++)
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++)
+			acc[r][p] = _mm512_setzero_ps();
+
+	for (size_t g = 0; g < w->ngroups; g++) {
+		const uint8_t *h[WQ_NP], *d[WQ_NP];
+		const uint16_t *ag = a + g * w->group;
+
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++) {
+			h[p] = panel + p * w->pbytes + g * w->gbytes;
+			d[p] = h[p] + w->hdr;
+		}
+		#pragma GCC unroll 8
+		for (int r = 0; r < mr; r++)
+			#pragma GCC unroll 8
+			for (int p = 0; p < np; p++) {
+				d0[r][p] = _mm512_setzero_ps();
+				d1[r][p] = _mm512_setzero_ps();
+			}
+		for (size_t t = 0; t < steps; t++) {
+			__m512bh a01[WQ_MR], a23[WQ_MR];
+
+			#pragma GCC unroll 8
+			for (int r = 0; r < mr; r++) {
+				a01[r] = bcast_pair(ag + r * lda + 4 * t);
+				a23[r] = bcast_pair(ag + r * lda + 4 * t + 2);
+			}
+			#pragma GCC unroll 8
+			for (int p = 0; p < np; p++) {
+				const uint8_t *s = d[p] + t * sb;
+				__m512bh w01, w23;
+
+				if (bits == 4) {
+					__m512i x = _mm512_cvtepu8_epi16(
+						_mm256_load_si256((const __m256i *)s));
+
+					w01 = (__m512bh)_mm512_permutexvar_epi16(x, lut);
+					w23 = (__m512bh)_mm512_permutexvar_epi16(
+						_mm512_srli_epi16(x, 4), lut);
+				} else {
+					w01 = s8_half(s);
+					w23 = s8_half(s + 32);
+				}
+				#pragma GCC unroll 8
+				for (int r = 0; r < mr; r++) {
+					d0[r][p] = _mm512_dpbf16_ps(d0[r][p], w01,
+								    a01[r]);
+					if (split)
+						d1[r][p] = _mm512_dpbf16_ps(
+							d1[r][p], w23, a23[r]);
+					else
+						d0[r][p] = _mm512_dpbf16_ps(
+							d0[r][p], w23, a23[r]);
+				}
+			}
+		}
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++) {
+			__m512 s = hdr_vec(w, h[p]), v = s;
+
+			if (w->form == WQ_ZP)
+				v = _mm512_mul_ps(s, _mm512_sub_ps(
+					_mm512_setzero_ps(), hdr_vec(w, h[p] + vo)));
+			else if (w->form == WQ_MIN)
+				v = hdr_vec(w, h[p] + vo);
+			#pragma GCC unroll 8
+			for (int r = 0; r < mr; r++) {
+				__m512 dot = split ? _mm512_add_ps(d0[r][p],
+								   d1[r][p]) :
+						     d0[r][p];
+
+				acc[r][p] = _mm512_fmadd_ps(dot, s, acc[r][p]);
+				if (w->form != WQ_PLAIN)
+					acc[r][p] = _mm512_fmadd_ps(
+						_mm512_set1_ps(asum[r * w->ngroups + g]),
+						v, acc[r][p]);
+			}
+		}
+	}
+	#pragma GCC unroll 8
+	for (int r = 0; r < mr; r++)
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++)
+			_mm512_store_ps(out + r * WQ_NP * WQ_NR + p * WQ_NR,
+					acc[r][p]);
+}
+
+#define WQ_K(bits, mr, np)						\
+static void wq_k##bits##_##mr##_##np(const struct amx_wq *w,		\
+				     const uint16_t *a, size_t lda,	\
+				     const float *asum,			\
+				     const uint8_t *panel, float *out)	\
+{									\
+	wq_body(w, bits, mr, np, a, lda, asum, panel, out);		\
+}
+
+#define WQ_KS(bits, mr)	WQ_K(bits, mr, 1) WQ_K(bits, mr, 2)		\
+			WQ_K(bits, mr, 3) WQ_K(bits, mr, 4)
+#define WQ_K2(bits, mr) WQ_K(bits, mr, 1) WQ_K(bits, mr, 2)
+WQ_KS(4, 1) WQ_KS(4, 2) WQ_K2(4, 3) WQ_K2(4, 4)
+WQ_KS(8, 1) WQ_KS(8, 2) WQ_K2(8, 3) WQ_K2(8, 4)
+WQ_K(4, 5, 1) WQ_K(4, 6, 1) WQ_K(4, 7, 1) WQ_K(4, 8, 1)
+WQ_K(8, 5, 1) WQ_K(8, 6, 1) WQ_K(8, 7, 1) WQ_K(8, 8, 1)
+
+typedef void (*wq_fn)(const struct amx_wq *, const uint16_t *, size_t,
+		      const float *, const uint8_t *, float *);
+
+#define WQ_ROW(bits, mr) { wq_k##bits##_##mr##_1, wq_k##bits##_##mr##_2, \
+			   wq_k##bits##_##mr##_3, wq_k##bits##_##mr##_4 }
+#define WQ_ROW2(bits, mr) { wq_k##bits##_##mr##_1, wq_k##bits##_##mr##_2, \
+			    NULL, NULL }
+#define WQ_ROW1(bits, mr) { wq_k##bits##_##mr##_1, NULL, NULL, NULL }
+
+static const wq_fn wq_fns[2][WQ_MR][WQ_NP] = {
+	{ WQ_ROW(4, 1), WQ_ROW(4, 2), WQ_ROW2(4, 3), WQ_ROW2(4, 4),
+	  WQ_ROW1(4, 5), WQ_ROW1(4, 6), WQ_ROW1(4, 7), WQ_ROW1(4, 8) },
+	{ WQ_ROW(8, 1), WQ_ROW(8, 2), WQ_ROW2(8, 3), WQ_ROW2(8, 4),
+	  WQ_ROW1(8, 5), WQ_ROW1(8, 6), WQ_ROW1(8, 7), WQ_ROW1(8, 8) },
+};
+
+void wq_kernel_avx512(const struct amx_wq *w, size_t mr, size_t np,
+		      const uint16_t *a, size_t lda, const float *asum,
+		      const uint8_t *panel, float *out)
+{
+	wq_fns[w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel, out);
+}
