@@ -805,9 +805,10 @@ AMX_API int amx_wq_import_ggml(struct amx_wq **w, enum amx_ggml_type type,
 /*
  * C[m x n] (+)= A[m x k] * B, bf16 A, B from @w (its k and n), fp32
  * accumulation; with @ep (NULL: none, C fp32) the fused epilogue as in
- * amx_gemm_bf16_ep() without row scales.  Returns 0 or -EINVAL (NULL a,
- * w or c, m 0, lda < k, ldc < n, flags unknown, ep's n not w's, C
- * overlapping A), -EOVERFLOW, -ENOMEM; on error C is untouched.
+ * amx_gemm_bf16_ep() without row scales.  Returns 0 (m 0: nothing done)
+ * or -EINVAL (NULL a, w or c, lda < k, ldc < n, flags unknown, ep's n
+ * not w's, C overlapping A or w), -EOVERFLOW, -ENOMEM; on error C is
+ * untouched.
  */
 AMX_API int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 			     size_t lda, const struct amx_wq *w, void *c,

@@ -58,6 +58,7 @@ enum kind {
 #define T_PB_F16	(TOK | 9)	/* an fp16 handle */
 #define T_C2		(TOK | 10)	/* a second output (in cbuf) */
 #define T_C3		(TOK | 11)	/* a third */
+#define T_WQ		(TOK | 12)	/* a weight-only quantized B */
 
 enum fn {
 	F_GEMM_BF16, F_GEMM_S8S8, F_GEMM_U8S8, F_GEMM_F16, F_GEMM_CF16,
@@ -68,6 +69,7 @@ enum fn {
 	F_GET_INFO, F_TILECFG_INIT, F_TILECFG_SET, F_TILE_CONFIGURE,
 	F_TILE_READ_CONFIG, F_SET_THREADS, F_GEMM_BACKEND, F_SIGSTACK_UNINSTALL,
 	F_QUANT_S8, F_QUANT_U8, F_QUANT_BF16_S8, F_QUANT_BF16_U8,
+	F_GEMM_BF16_WQ,
 };
 
 #define MAXARG 10
@@ -107,6 +109,11 @@ static const struct sig sigs[] = {
 	PACKED_SIG(F_GEMM_S8S8_P, "amx_gemm_s8s8_packed", T_PB_S8, 1),
 	PACKED_SIG(F_GEMM_U8S8_P, "amx_gemm_u8s8_packed", T_PB_S8, 1),
 	PACKED_SIG(F_GEMM_F16_P, "amx_gemm_f16_packed", T_PB_F16, 2),
+	/* the epilogue argument NULL (its checks: tests/gemm_epilogue.c) */
+	{ F_GEMM_BF16_WQ, "amx_gemm_bf16_wq", 8,
+	  { K_FLAGS, K_DIM, K_IN, K_LD, K_HANDLE, K_OUT, K_LD, K_INT },
+	  { 0, M, T_A, K, T_WQ, T_C, N, 0 },
+	  { [3] = -1, [6] = -2 }, { [3] = 1, [6] = 1 }, { [3] = 2, [6] = 4 } },
 	{ F_PB_CREATE, "amx_packed_b_create(bf16)", 6,
 	  { K_PPB, K_TYPE, K_DIM, K_DIM, K_IN, K_LD },
 	  { T_PPB, AMX_GEMM_BF16, K, N, T_B, N },
@@ -187,6 +194,7 @@ static uint8_t bbuf[4096] __attribute__((aligned(64)));
 static uint8_t cbuf[8192] __attribute__((aligned(64)));
 static uint8_t cref[sizeof(cbuf)];
 static struct amx_packed_b *pb_bf16, *pb_s8, *pb_f16, *pb_out;
+static struct amx_wq *wq;
 static struct amx_tilecfg cfg, cfg_ref;
 
 static void *ptr(uint64_t v)
@@ -200,6 +208,7 @@ static void *ptr(uint64_t v)
 	case T_PB_BF16: return pb_bf16;
 	case T_PB_S8: return pb_s8;
 	case T_PB_F16: return pb_f16;
+	case T_WQ: return wq;
 	case T_PPB: return &pb_out;
 	case T_CFG: case T_CFG_OK: return &cfg;
 	}
@@ -253,6 +262,9 @@ static int call(enum fn fn, const uint64_t *v)
 		return amx_gemm_s8s8_packed(U(0), Z(1), P(2), Z(3), P(4), P(5), Z(6));
 	case F_GEMM_U8S8_P:
 		return amx_gemm_u8s8_packed(U(0), Z(1), P(2), Z(3), P(4), P(5), Z(6));
+	case F_GEMM_BF16_WQ:
+		return amx_gemm_bf16_wq(U(0), Z(1), P(2), Z(3), P(4), P(5), Z(6),
+					P(7));
 	case F_PB_CREATE:
 		return amx_packed_b_create(P(0), (enum amx_gemm_type)v[1], Z(2), Z(3), P(4), Z(5));
 	case F_PACK_BF16: return amx_pack_b_bf16(P(0), P(1), Z(2), Z(3), Z(4));
@@ -406,6 +418,8 @@ static void mutate(const struct sig *s)
 			    "handle of another type");
 			TRY(i, s->ok[i] == T_PB_F16 ? T_PB_S8 : T_PB_F16, -EINVAL,
 			    "handle of a third type");
+			TRY(i, s->ok[i] == T_WQ ? T_PB_S8 : T_WQ, -EINVAL,
+			    "packed B of the other kind");
 			break;
 		case K_PPB:
 			TRY(i, 0, -EINVAL, "NULL");
@@ -460,6 +474,7 @@ static void empty(void)
 		{ F_GEMM_S8S8, { 0, M, 0, K, T_A, K, 0, 0, 0, 0 }, "n = 0, B and C NULL" },
 		{ F_GEMM_U8S8, { 1, M, N, 0, 0, 0, 0, 0, T_C, N }, "k = 0 accumulate, A B NULL" },
 		{ F_GEMM_BF16_P, { 0, 0, 0, 0, T_PB_BF16, 0, 0 }, "packed m = 0, NULLs" },
+		{ F_GEMM_BF16_WQ, { 0, 0, 0, 0, T_WQ, 0, 0, 0 }, "wq m = 0, NULLs" },
 		{ F_GEMM_CF16, { 0, M, N, 0, 0, 0, 0, 0, T_C, N }, "cf16 k = 0, A B NULL" },
 		{ F_GEMM_F16, { 0, M, 0, K, T_A, K, 0, 0, 0, 0 }, "f16 n = 0, B and C NULL" },
 		{ F_PB_CREATE, { T_PPB, AMX_GEMM_BF16, 8, 0, 0, 0 }, "create n = 0, B NULL" },
@@ -496,6 +511,15 @@ int main(void)
 	ret = amx_packed_b_create(&pb_bf16, AMX_GEMM_BF16, K, N, bbuf, N) |
 	      amx_packed_b_create(&pb_s8, AMX_GEMM_S8, K, N, bbuf, N) |
 	      amx_packed_b_create(&pb_f16, AMX_GEMM_F16, K, N, bbuf, N);
+	{
+		static const float one[N] = { 1, 1, 1, 1, 1, 1, 1 };
+		struct amx_wq_desc d = {
+			.type = AMX_WQ_S8, .k = K, .n = N,
+			.q = (const int8_t *)bbuf, .ldq = N, .scales = one,
+		};
+
+		ret |= amx_wq_create(&wq, &d);
+	}
 	if (ret) {
 		tap_ok(0, "packed_b_create for the fixtures: %d", ret);
 		tap_done();
@@ -516,5 +540,6 @@ int main(void)
 	amx_packed_b_free(pb_bf16);
 	amx_packed_b_free(pb_s8);
 	amx_packed_b_free(pb_f16);
+	amx_wq_free(wq);
 	tap_done();
 }
