@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * libFuzzer target: the GEMM entry points, packed handles, B packing and
- * activation quantization with fuzzed shapes, leading dimensions,
+ * libFuzzer target: the GEMM entry points, packed handles, B packing,
+ * activation quantization and weight-only quantized B with fuzzed shapes, leading dimensions,
  * pointers, flags, values and backend (AMX_FORCE_FALLBACK), against the
  * contract of the man pages:
  *
@@ -39,7 +39,7 @@ static uint8_t take(struct in *in)
 
 /* new operations go last: the corpus's first bytes keep their meaning */
 enum op { OP_BF16, OP_S8S8, OP_U8S8, OP_BF16_P, OP_S8S8_P, OP_U8S8_P,
-	  OP_PACK, OP_QUANT, NOPS };
+	  OP_PACK, OP_QUANT, OP_WQ, NOPS };
 
 /* one matrix argument as the fuzzer chose it */
 struct mat {
@@ -494,6 +494,179 @@ static void check_quant(struct in *in)
 	free(x.buf);
 }
 
+static float f32_of(uint32_t u)
+{
+	float f;
+
+	memcpy(&f, &u, 4);
+	return f;
+}
+
+/*
+ * amx_wq_create() and amx_gemm_bf16_wq(): a fuzzed description (type,
+ * group, shape, integers, scales, zero points or mins or both, a
+ * reserved word) gets -EINVAL for a bad shape or combination, else
+ * -EDOM / -ERANGE exactly when a value is outside its domain / range
+ * (either when both are), *w untouched; a B that is created dequantizes
+ * to amx_wq_create(3)'s weights bit for bit, and its GEMM (fuzzed m,
+ * backend and accumulate) lies within amx_gemm_bf16_wq(3)'s bound of an
+ * fp64 product.
+ */
+static void check_wq(struct in *in)
+{
+	static const char *const paths[] = { "0", "1", "c", "" };
+	static const uint32_t groups[] = { 0, 32, 64, 128, 16, 96 };
+	unsigned int v = take(in);
+	uint32_t type = take(in) % 5, group = groups[take(in) % 6];
+	size_t k = v & 8 ? take(in) % 200 : 32 * (size_t)(take(in) % 5);
+	size_t n = take(in) % 40, ldq = n + take(in) % 3, ng, gs;
+	int zmode = (v >> 1) & 3, raws = !!(v & 64), rawq = !!(v & 32);
+	int lo = type == AMX_WQ_S8 ? -128 : type == AMX_WQ_S4 ? -8 : 0;
+	int hi = type == AMX_WQ_S8 ? 127 : type == AMX_WQ_S4 ? 7 : 15;
+	struct amx_wq_desc d = { .type = type, .group = group, .k = k, .n = n };
+	struct amx_wq *w = (struct amx_wq *)dummy;
+	bool inval, edom = false, erange = false;
+	int8_t *q;
+	float *sc, *mins = NULL, *b;
+	uint8_t *zp = NULL;
+	int ret;
+
+	setenv("AMX_FORCE_FALLBACK", paths[take(in) % 4], 1);
+	if (v & 16)
+		ldq = n ? n - 1 : 0;
+	gs = group ? group : k;
+	ng = group && k % group == 0 ? k / group : 1;
+	q = malloc(k * ldq + 1);
+	sc = malloc(ng * n * 4 + 4);
+	for (size_t x = 0; x < k * ldq; x++)
+		q[x] = (int8_t)(rawq ? take(in) : lo + take(in) % (hi - lo + 1));
+	for (size_t x = 0; x < ng * n; x++) {
+		uint32_t u = take(in);
+
+		if (raws) {
+			u |= (uint32_t)take(in) << 8 | (uint32_t)take(in) << 16 |
+			     (uint32_t)take(in) << 24;
+			sc[x] = f32_of(u);
+		} else {
+			sc[x] = (float)(1 + u % 64) / 256.0f;
+		}
+	}
+	if (zmode & 1) {
+		zp = malloc(ng * n + 1);
+		for (size_t x = 0; x < ng * n; x++)
+			zp[x] = rawq ? take(in) : take(in) % 16;
+	}
+	if (zmode & 2) {
+		mins = malloc(ng * n * 4 + 4);
+		for (size_t x = 0; x < ng * n; x++)
+			mins[x] = raws ? f32_of((uint32_t)take(in) << 24 |
+						(uint32_t)take(in) << 16) :
+				  (float)((int)take(in) - 128) / 64.0f;
+	}
+	d.q = q;
+	d.ldq = ldq;
+	d.scales = sc;
+	d.zp = zp;
+	d.mins = mins;
+	d.reserved[2] = take(in) == 255;
+	inval = !k || !n || type < 1 || type > 3 || group == 16 ||
+		group == 96 || (group && k % group) || ldq < n ||
+		((zp || mins) && (type != AMX_WQ_U4 || (zp && mins))) ||
+		d.reserved[2];
+	for (size_t x = 0; !inval && x < ng * n; x++) {
+		if (!(sc[x] > 0.0f && sc[x] - sc[x] == 0.0f))
+			edom = true;
+		if (mins && mins[x] - mins[x] != 0.0f)
+			edom = true;
+		if (zp && zp[x] > 15)
+			erange = true;
+	}
+	for (size_t x = 0; !inval && x < k * n; x++)
+		if (q[x / n * ldq + x % n] < lo || q[x / n * ldq + x % n] > hi)
+			erange = true;
+	errno = 4242;
+	ret = amx_wq_create(&w, &d);
+	if (errno != 4242 ||
+	    (inval ? ret != -EINVAL :
+	     edom && erange ? ret != -EDOM && ret != -ERANGE :
+	     edom ? ret != -EDOM : erange ? ret != -ERANGE : ret != 0) ||
+	    (ret && w != (struct amx_wq *)dummy)) {
+		fprintf(stderr, "wq_create type %u group %u k %zu n %zu ldq %zu "
+			"zmode %d: %d\n", type, group, k, n, ldq, zmode, ret);
+		abort();
+	}
+	if (ret)
+		goto out;
+	b = malloc(k * n * 4);
+	if (amx_wq_dequantize(w, b, n))
+		abort();
+	for (size_t kk = 0; kk < k; kk++)
+		for (size_t j = 0; j < n; j++) {
+			size_t g = kk / gs * n + j;
+			int qq = q[kk * ldq + j];
+			int z = type == AMX_WQ_U4 && !zp && !mins ? 8 : 0;
+			float want;
+
+			if (zp)
+				z = zp[g];
+			want = mins ? sc[g] * (float)qq + mins[g] :
+			       sc[g] * (float)(qq - z);
+			if (memcmp(&want, &b[kk * n + j], 4)) {
+				fprintf(stderr, "wq dequantize [%zu][%zu]\n", kk, j);
+				abort();
+			}
+		}
+	if (!raws) {
+		size_t m = 1 + take(in) % 9, kp = (k + 3) / 4 * 4 + 32;
+		unsigned int flags = take(in) & 1;
+		uint16_t *a = malloc(m * k * 2);
+		float *c = malloc(m * n * 4), *c0 = malloc(m * n * 4);
+
+		for (size_t x = 0; x < m * k; x++)	/* quarters in [-2, 2) */
+			a[x] = amx_fp32_to_bf16((float)((int)(take(in) % 16) - 8) / 4);
+		for (size_t x = 0; x < m * n; x++)
+			c0[x] = c[x] = (float)(x % 7);
+		if (amx_gemm_bf16_wq(flags, m, a, k, w, c, n, NULL))
+			abort();
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++) {
+				double ref = flags ? c0[i * n + j] : 0, e = 0;
+
+				for (size_t kk = 0; kk < k; kk++) {
+					size_t g = kk / gs * n + j;
+					double av = amx_bf16_to_fp32(a[i * k + kk]);
+					int qq = q[kk * ldq + j];
+					double z = type == AMX_WQ_U4 && !zp && !mins ? 8 :
+						   zp ? zp[g] : 0;
+					double wx = mins ? (double)sc[g] * qq + mins[g] :
+						    (double)sc[g] * (qq - z);
+
+					ref += av * wx;
+					e += (av < 0 ? -av : av) *
+					     (sc[g] * (type == AMX_WQ_S8 ? 128 : 16) +
+					      (mins ? (mins[g] < 0 ? -mins[g] : mins[g]) : 0));
+				}
+				e = e * 0x1p-23 * (double)kp +
+				    (flags ? c0[i * n + j] * 0x1p-23 : 0);
+				if (!(c[i * n + j] - ref <= e && ref - c[i * n + j] <= e)) {
+					fprintf(stderr, "wq gemm [%zu][%zu] %a, ref %a\n",
+						i, j, (double)c[i * n + j], ref);
+					abort();
+				}
+			}
+		free(a);
+		free(c);
+		free(c0);
+	}
+	free(b);
+	amx_wq_free(w);
+out:
+	free(q);
+	free(sc);
+	free(zp);
+	free(mins);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct in in = { data, size };
@@ -503,6 +676,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		check_pack(&in);
 	else if (op == OP_QUANT)
 		check_quant(&in);
+	else if (op == OP_WQ)
+		check_wq(&in);
 	else
 		check_gemm(op, &in);
 	return 0;
