@@ -9,8 +9,10 @@
  * Each timed call is preceded by a read of a scrub buffer (256 MiB,
  * more than any L3 it runs on) so that the weights come from memory, as a
  * model's layers do; the time is the best of --reps calls.  The bandwidth
- * probe is a read of a buffer as large as the largest bf16 weights, after
- * the same scrub, with 64-byte loads on every thread the GEMM uses.
+ * probe ("read") is a read of as many bytes as the shape's bf16 weights,
+ * after the same scrub, every byte, on as many threads as the GEMM uses.
+ * The probe and the calls of every kind take turns, rep after rep, so
+ * that the drift of a shared machine's bandwidth hits them alike.
  *
  * Reported per call: the bytes it must read (amx_wq_size() or
  * amx_packed_b_size(), plus A) over its time, as a fraction of the
@@ -73,15 +75,49 @@ struct rd {
 	uint64_t sink;
 };
 
+/*
+ * Every byte, with the widest loads the CPU has (64 bytes where it has
+ * AVX-512, as the kernels load B), four independent chains.
+ */
+__attribute__((target("avx512f")))
+static uint64_t rd_avx512(const uint8_t *p, size_t bytes)
+{
+	const __m512i *q = (const __m512i *)p;
+	__m512i s0 = _mm512_setzero_si512(), s1 = s0, s2 = s0, s3 = s0;
+
+	for (size_t i = 0; i + 4 <= bytes / 64; i += 4) {
+		s0 = _mm512_xor_si512(s0, _mm512_load_si512(q + i));
+		s1 = _mm512_xor_si512(s1, _mm512_load_si512(q + i + 1));
+		s2 = _mm512_xor_si512(s2, _mm512_load_si512(q + i + 2));
+		s3 = _mm512_xor_si512(s3, _mm512_load_si512(q + i + 3));
+	}
+	s0 = _mm512_xor_si512(_mm512_xor_si512(s0, s1), _mm512_xor_si512(s2, s3));
+	return (uint64_t)_mm512_reduce_add_epi64(s0);
+}
+
+static uint64_t rd_sse2(const uint8_t *p, size_t bytes)
+{
+	const __m128i *q = (const __m128i *)p;
+	__m128i s0 = _mm_setzero_si128(), s1 = s0, s2 = s0, s3 = s0;
+	uint64_t out[2];
+
+	for (size_t i = 0; i + 4 <= bytes / 16; i += 4) {
+		s0 = _mm_xor_si128(s0, _mm_load_si128(q + i));
+		s1 = _mm_xor_si128(s1, _mm_load_si128(q + i + 1));
+		s2 = _mm_xor_si128(s2, _mm_load_si128(q + i + 2));
+		s3 = _mm_xor_si128(s3, _mm_load_si128(q + i + 3));
+	}
+	s0 = _mm_xor_si128(_mm_xor_si128(s0, s1), _mm_xor_si128(s2, s3));
+	_mm_storeu_si128((__m128i *)out, s0);
+	return out[0] ^ out[1];
+}
+
 static void *rd_part(void *arg)
 {
 	struct rd *r = arg;
-	const uint64_t *q = (const uint64_t *)r->p;
-	uint64_t s = 0;
 
-	for (size_t i = 0; i < r->bytes / 8; i += 8)
-		s += q[i];
-	r->sink = s;
+	r->sink = __builtin_cpu_supports("avx512f") ?
+		  rd_avx512(r->p, r->bytes) : rd_sse2(r->p, r->bytes);
 	return NULL;
 }
 
@@ -108,31 +144,12 @@ static uint64_t read_all(const uint8_t *p, size_t bytes, int nthr)
 
 static uint8_t *scrub_buf;
 static volatile uint64_t sink;
+static int hot;		/* --hot: no scrub (what the kernels do from cache) */
 
 static void scrub(void)
 {
-	sink += read_all(scrub_buf, SCRUB_BYTES, 1);
-}
-
-/* GB/s of a cold read of @bytes by @nthr threads, best of @reps */
-static double probe(size_t bytes, int nthr, int reps)
-{
-	uint8_t *b = xalloc(bytes);
-	double best = 1e30;
-
-	memset(b, 1, bytes);
-	for (int r = 0; r < reps; r++) {
-		double t;
-
-		scrub();
-		t = now();
-		sink += read_all(b, bytes, nthr);
-		t = now() - t;
-		if (t < best)
-			best = t;
-	}
-	free(b);
-	return bytes / best / 1e9;
+	if (!hot)
+		sink += read_all(scrub_buf, SCRUB_BYTES, 1);
 }
 
 enum kind { K_BF16, K_S8, K_Q8_0, K_S4_G128, K_Q4_0, K_Q4_1, K_U4ZP_G32,
@@ -267,7 +284,7 @@ static int parse_list(const char *s, size_t *out, int max)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: amx-decode [--quick] [--reps R] [--threads T]\n"
+		"usage: amx-decode [--quick] [--hot] [--reps R] [--threads T]\n"
 		"                  [--m 1,2,4,8] [--shapes NxK,...] [--csv FILE]\n");
 	exit(2);
 }
@@ -280,9 +297,9 @@ int main(int argc, char **argv)
 	};
 	int nm = 4, nshape = 5, reps = 5, nthr = 1;
 	const char *csv = NULL;
-	size_t maxb = 0;
+	size_t mmax = 1;
 	FILE *f = NULL;
-	double bw, peak = 0.0;
+	double peak = 0.0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -290,6 +307,8 @@ int main(int argc, char **argv)
 		if (!strcmp(argv[i], "--quick")) {
 			nshape = 1;
 			reps = 3;
+		} else if (!strcmp(argv[i], "--hot")) {
+			hot = 1;
 		} else if (!strcmp(argv[i], "--reps") && v) {
 			reps = atoi(v);
 			i++;
@@ -321,6 +340,12 @@ int main(int argc, char **argv)
 	}
 	if (nm <= 0 || reps <= 0 || nthr < 1 || nthr > 8)
 		usage();
+	for (int x = 0; x < nm; x++) {
+		if (!ms[x] || ms[x] > 4096)
+			usage();
+		if (ms[x] > mmax)
+			mmax = ms[x];
+	}
 	if (amx_set_num_threads((unsigned int)nthr)) {
 		fprintf(stderr, "amx-decode: amx_set_num_threads(%d) refused\n",
 			nthr);
@@ -329,10 +354,6 @@ int main(int argc, char **argv)
 	amx_request();	/* AMX where there is some: the bf16 peer uses it */
 	scrub_buf = xalloc(SCRUB_BYTES);
 	memset(scrub_buf, 3, SCRUB_BYTES);
-	for (int s = 0; s < nshape; s++)
-		if (shapes[s][0] * shapes[s][1] * 2 > maxb)
-			maxb = shapes[s][0] * shapes[s][1] * 2;
-	bw = probe(maxb, nthr, reps);
 	{
 		struct amx_info info;
 
@@ -345,11 +366,12 @@ int main(int argc, char **argv)
 					peak = fl / t / 1e9 * nthr;
 			}
 	}
-	printf("# amx-decode: %d thread(s), cold weights, best of %d; "
-	       "read bandwidth %.1f GB/s (%zu MiB); vdpbf16ps peak %.0f "
-	       "GFLOPS\n", nthr, reps, bw, maxb >> 20, peak);
-	printf("%-11s %5s %5s %2s %10s %8s %7s %6s %7s %8s\n", "weights", "n",
-	       "k", "m", "bytes", "us", "GB/s", "of bw", "of roof", "vs bf16");
+	printf("# amx-decode: %d thread(s), %s weights, best of %d; "
+	       "vdpbf16ps peak %.0f GFLOPS\n", nthr, hot ? "HOT" : "cold", reps,
+	       peak);
+	printf("%-11s %5s %5s %2s %10s %8s %7s %5s %6s %7s %8s\n", "weights", "n",
+	       "k", "m", "bytes", "us", "GB/s", "read", "of bw", "of roof",
+	       "vs bf16");
 	if (csv && !(f = fopen(csv, "w"))) {
 		perror(csv);
 		return 1;
@@ -359,44 +381,72 @@ int main(int argc, char **argv)
 			"bw_frac,peak_gflops,roof_frac,vs_bf16\n");
 	for (int s = 0; s < nshape; s++) {
 		size_t n = shapes[s][0], k = shapes[s][1];
-		amx_bf16 *a = xalloc(8 * k * 2);
-		float *c = xalloc(8 * n * 4);
-		double tb[16] = { 0 };
+		amx_bf16 *a = xalloc(mmax * k * 2);
+		float *c = xalloc(mmax * n * 4);
+		uint8_t *rd = xalloc(n * k * 2);
+		struct weights w[K_NKIND];
 
-		for (size_t x = 0; x < 8 * k; x++)
+		for (size_t x = 0; x < mmax * k; x++)
 			a[x] = rbf16();
+		memset(rd, 1, n * k * 2);
 		for (int kd = 0; kd < K_NKIND; kd++) {
-			struct weights w;
-			int ret = make_weights(kd, n, k, &w);
+			int ret = make_weights(kd, n, k, &w[kd]);
 
 			if (ret) {
 				fprintf(stderr, "amx-decode: %s %zux%zu: %s\n",
 					kname[kd], n, k, amx_strerror(ret));
 				return 1;
 			}
-			for (int x = 0; x < nm; x++) {
-				size_t m = ms[x] ? ms[x] : 1;
-				double t = time_call(&w, m, n, k, a, c, reps);
-				double bytes = w.bytes + m * k * 2.0;
-				double gbps = bytes / t / 1e9;
+		}
+		for (int x = 0; x < nm; x++) {
+			size_t m = ms[x];
+			double t[K_NKIND], bw = 0.0;
+
+			/*
+			 * The kinds and the read probe (the bf16 weights'
+			 * bytes) in turn, rep after rep: a shared machine's
+			 * drift hits them all alike.
+			 */
+			for (int kd = 0; kd < K_NKIND; kd++)
+				t[kd] = 1e30;
+			for (int r = 0; r < reps; r++) {
+				double tr;
+
+				scrub();
+				tr = now();
+				sink += read_all(rd, n * k * 2, nthr);
+				tr = n * k * 2 / (now() - tr) / 1e9;
+				if (tr > bw)
+					bw = tr;
+				for (int kd = 0; kd < K_NKIND; kd++) {
+					double tk = time_call(&w[kd], m, n, k, a,
+							      c, 1);
+
+					if (tk < t[kd])
+						t[kd] = tk;
+				}
+			}
+			for (int kd = 0; kd < K_NKIND; kd++) {
+				double bytes = w[kd].bytes + m * k * 2.0;
+				double gbps = bytes / t[kd] / 1e9;
 				double roof = bytes / bw / 1e9, tc;
 
 				tc = peak > 0 ? 2.0 * m * n * k / peak / 1e9 : 0;
-				roof = (roof > tc ? roof : tc) / t;
-
-				if (kd == K_BF16 && x < 16)
-					tb[x] = t;
-				printf("%-11s %5zu %5zu %2zu %10.0f %8.1f %7.1f %5.0f%% %6.0f%% %7.2fx\n",
-				       kname[kd], n, k, m, bytes, t * 1e6, gbps,
-				       100 * gbps / bw, 100 * roof, tb[x] / t);
+				roof = (roof > tc ? roof : tc) / t[kd];
+				printf("%-11s %5zu %5zu %2zu %10.0f %8.1f %7.1f %5.1f %5.0f%% %6.0f%% %7.2fx\n",
+				       kname[kd], n, k, m, bytes, t[kd] * 1e6, gbps,
+				       bw, 100 * gbps / bw, 100 * roof,
+				       t[K_BF16] / t[kd]);
 				if (f)
 					fprintf(f, "%s,%d,%zu,%zu,%zu,%.0f,%.9f,%.3f,%.3f,%.4f,%.1f,%.4f,%.4f\n",
-						kname[kd], nthr, m, n, k, bytes, t,
+						kname[kd], nthr, m, n, k, bytes, t[kd],
 						gbps, bw, gbps / bw, peak, roof,
-						tb[x] / t);
+						t[K_BF16] / t[kd]);
 			}
-			free_weights(&w);
 		}
+		for (int kd = 0; kd < K_NKIND; kd++)
+			free_weights(&w[kd]);
+		free(rd);
 		free(a);
 		free(c);
 	}

@@ -19,6 +19,7 @@
 #include "../pool/pool.h"
 
 #define WQ_CHUNK	(192u * 1024)	/* bytes of B a chunk's row blocks share */
+#define WQ_SMALL_M	64	/* up to this M, chunks of one kernel call */
 
 static int wq_finite(float f)
 {
@@ -468,25 +469,50 @@ static void wq_emit(const struct wq_job *jb, size_t i, size_t mr, size_t j,
 	}
 }
 
+/*
+ * Rows per kernel call: 4-bit B goes 4 rows (and 2 panels) at a time,
+ * which keeps more of the multiplies per load than 8 rows of 1 panel
+ * (the table lookups are cheap); 8-bit B's conversion to bf16 costs
+ * more, and is shared by up to 8 rows.
+ */
+static size_t wq_mr(const struct amx_wq *w)
+{
+	return w->bits == 4 ? 4 : WQ_MR;
+}
+
 static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	const struct wq_job *jb = arg;
 	const struct amx_wq *w = jb->w;
 	size_t per = round_up((w->npanels + nthr - 1) / nthr, WQ_NP);
-	size_t p0 = tid * per, p1 = p0 + per, chunk;
+	size_t p0 = tid * per, p1 = p0 + per, chunk, mrmax = wq_mr(w);
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
+	int small = jb->m <= WQ_SMALL_M;
 
 	if (p1 > w->npanels)
 		p1 = w->npanels;
-	chunk = WQ_CHUNK / w->pbytes;
-	chunk = chunk < WQ_NP ? WQ_NP : chunk / WQ_NP * WQ_NP;
+	/*
+	 * Up to WQ_SMALL_M rows, a chunk is the panels of one kernel call,
+	 * every block of rows passes over it (from L2 after the first), and
+	 * each pass also pulls the next chunk into L2: reading B overlaps
+	 * the multiplies.  Beyond, chunks of WQ_CHUNK bytes keep B in L2
+	 * while A's rows stream by.
+	 */
+	if (small) {
+		chunk = wq_np(jb->m < mrmax ? jb->m : mrmax);
+	} else {
+		chunk = WQ_CHUNK / w->pbytes;
+		chunk = chunk < WQ_NP ? WQ_NP : chunk / WQ_NP * WQ_NP;
+	}
 	for (size_t c0 = p0; c0 < p1; c0 += chunk) {
 		size_t c1 = c0 + chunk < p1 ? c0 + chunk : p1;
+		size_t pf = small && c1 < p1 ? (c1 - c0) * w->pbytes : 0;
 
-		for (size_t i = 0; i < jb->m; i += WQ_MR) {
-			size_t mr = jb->m - i < WQ_MR ? jb->m - i : WQ_MR;
-			size_t np = wq_np(mr);
+		for (size_t i = 0, mr; i < jb->m; i += mr) {
+			size_t np;
 
+			mr = jb->m - i < mrmax ? jb->m - i : mrmax;
+			np = wq_np(mr);
 			for (size_t p = c0; p < c1; p += np) {
 				size_t q = p + np < c1 ? np : c1 - p;
 				size_t j = p * WQ_NR, cols = q * WQ_NR;
@@ -497,7 +523,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 
 				if (jb->avx512)
 					wq_kernel_avx512(w, mr, q, a, jb->lda, as,
-							 pp, out);
+							 pp, pf, out);
 				else
 					wq_kernel_c(w, mr, q, a, jb->lda, as, pp,
 						    out);

@@ -73,9 +73,10 @@ struct amx_wq {
 AMX_HIDDEN void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 			    const uint16_t *a, size_t lda, const float *asum,
 			    const uint8_t *panel, float *out);
+/* and with each 64 bytes of B read, the byte @pf further on into L2 (0: none) */
 AMX_HIDDEN void wq_kernel_avx512(const struct amx_wq *w, size_t mr,
 				 size_t np, const uint16_t *a, size_t lda,
 				 const float *asum, const uint8_t *panel,
-				 float *out);
+				 size_t pf, float *out);
 
 #endif /* AMX_GEMM_WQ_H */

@@ -51,7 +51,7 @@ static inline __m512bh s8_half(const uint8_t *p)
 static inline __attribute__((always_inline))
 void wq_body(const struct amx_wq *w, const int bits, const int mr,
 	     const int np, const uint16_t *a, size_t lda, const float *asum,
-	     const uint8_t *panel, float *out)
+	     const uint8_t *panel, size_t pf, float *out)
 {
 	const int split = 1;
 	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
@@ -102,6 +102,10 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 			for (int p = 0; p < np; p++) {
 				const uint8_t *s = d[p] + t * sb;
 				__m512bh w01, w23;
+
+				if (pf && !(t * sb & 63))
+					_mm_prefetch((const char *)s + pf,
+						     _MM_HINT_T1);
 
 				if (bits == 4) {
 					__m512i x = _mm512_cvtepu8_epi16(
@@ -162,9 +166,10 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 static void wq_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 				     const uint16_t *a, size_t lda,	\
 				     const float *asum,			\
-				     const uint8_t *panel, float *out)	\
+				     const uint8_t *panel, size_t pf,	\
+				     float *out)			\
 {									\
-	wq_body(w, bits, mr, np, a, lda, asum, panel, out);		\
+	wq_body(w, bits, mr, np, a, lda, asum, panel, pf, out);		\
 }
 
 #define WQ_KS(bits, mr)	WQ_K(bits, mr, 1) WQ_K(bits, mr, 2)		\
@@ -176,7 +181,7 @@ WQ_K(4, 5, 1) WQ_K(4, 6, 1) WQ_K(4, 7, 1) WQ_K(4, 8, 1)
 WQ_K(8, 5, 1) WQ_K(8, 6, 1) WQ_K(8, 7, 1) WQ_K(8, 8, 1)
 
 typedef void (*wq_fn)(const struct amx_wq *, const uint16_t *, size_t,
-		      const float *, const uint8_t *, float *);
+		      const float *, const uint8_t *, size_t, float *);
 
 #define WQ_ROW(bits, mr) { wq_k##bits##_##mr##_1, wq_k##bits##_##mr##_2, \
 			   wq_k##bits##_##mr##_3, wq_k##bits##_##mr##_4 }
@@ -193,7 +198,7 @@ static const wq_fn wq_fns[2][WQ_MR][WQ_NP] = {
 
 void wq_kernel_avx512(const struct amx_wq *w, size_t mr, size_t np,
 		      const uint16_t *a, size_t lda, const float *asum,
-		      const uint8_t *panel, float *out)
+		      const uint8_t *panel, size_t pf, float *out)
 {
-	wq_fns[w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel, out);
+	wq_fns[w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel, pf, out);
 }
