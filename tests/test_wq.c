@@ -246,7 +246,7 @@ static void test_desc(int type, int form, size_t k, size_t n, size_t group,
 	float *b;
 	char what[160];
 	int ret, bad = 0;
-	static const size_t ms[] = { 1, 2, 3, 5, 8, 9, 20 };
+	static const size_t ms[] = { 1, 2, 3, 5, 8, 9, 20, 33, 70 };
 
 	tb_make(&t, type, form, k, n, group);
 	snprintf(what, sizeof(what), "%s %s%s k %zu n %zu group %zu", path,

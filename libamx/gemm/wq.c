@@ -20,6 +20,10 @@
 
 #define WQ_CHUNK	(192u * 1024)	/* bytes of B a chunk's row blocks share */
 #define WQ_SMALL_M	64	/* up to this M, chunks of one kernel call */
+/* from this M, chunks widened to bf16 once: 8-bit, 4-bit B */
+#define WQ_EXPAND_M8	32
+#define WQ_EXPAND_M4	(WQ_SMALL_M + 1)
+#define WQ_XCHUNK	(512u * 1024)	/* bytes of a widened chunk */
 
 static int wq_finite(float f)
 {
@@ -486,19 +490,36 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	const struct amx_wq *w = jb->w;
 	size_t per = round_up((w->npanels + nthr - 1) / nthr, WQ_NP);
 	size_t p0 = tid * per, p1 = p0 + per, chunk, mrmax = wq_mr(w);
+	size_t xpanel = w->kp * WQ_NR * 2;	/* bytes of an expanded panel */
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
 	int small = jb->m <= WQ_SMALL_M;
+	uint8_t *xbuf = NULL;
 
 	if (p1 > w->npanels)
 		p1 = w->npanels;
+	if (p0 >= p1)
+		return;
 	/*
 	 * Up to WQ_SMALL_M rows, a chunk is the panels of one kernel call,
 	 * every block of rows passes over it (from L2 after the first), and
 	 * each pass also pulls the next chunk into L2: reading B overlaps
 	 * the multiplies.  Beyond, chunks of WQ_CHUNK bytes keep B in L2
-	 * while A's rows stream by.
+	 * while A's rows stream by.  From WQ_EXPAND_M* rows, a chunk's
+	 * integers are widened to bf16 once (WQ_XCHUNK bytes) and every
+	 * block of rows reads them as they are: the widening's cost no
+	 * longer grows with M.  Without memory for that, the same without.
 	 */
-	if (small) {
+	if (jb->avx512 &&
+	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)) {
+		chunk = WQ_XCHUNK / xpanel;
+		chunk = chunk < 2 ? 2 : chunk / 2 * 2;
+		xbuf = aligned_alloc(64, chunk * xpanel);
+		if (xbuf)
+			mrmax = 4;
+	}
+	if (xbuf) {
+		small = 0;
+	} else if (small) {
 		chunk = wq_np(jb->m < mrmax ? jb->m : mrmax);
 	} else {
 		chunk = WQ_CHUNK / w->pbytes;
@@ -508,6 +529,9 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		size_t c1 = c0 + chunk < p1 ? c0 + chunk : p1;
 		size_t pf = small && c1 < p1 ? (c1 - c0) * w->pbytes : 0;
 
+		if (xbuf)
+			wq_expand_avx512(w, w->data + c0 * w->pbytes, c1 - c0,
+					 xbuf);
 		for (size_t i = 0, mr; i < jb->m; i += mr) {
 			size_t np;
 
@@ -523,7 +547,9 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 
 				if (jb->avx512)
 					wq_kernel_avx512(w, mr, q, a, jb->lda, as,
-							 pp, pf, out);
+							 pp, xbuf ? xbuf +
+							 (p - c0) * xpanel : NULL,
+							 pf, out);
 				else
 					wq_kernel_c(w, mr, q, a, jb->lda, as, pp,
 						    out);
@@ -533,6 +559,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 			}
 		}
 	}
+	free(xbuf);
 }
 
 static int overlaps(const void *a, size_t an, const void *b, size_t bn)

@@ -73,10 +73,22 @@ struct amx_wq {
 AMX_HIDDEN void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 			    const uint16_t *a, size_t lda, const float *asum,
 			    const uint8_t *panel, float *out);
-/* and with each 64 bytes of B read, the byte @pf further on into L2 (0: none) */
+/*
+ * and with each 64 bytes of B read, the byte @pf further on into L2 (0:
+ * none); with @xd, the panels' integers come from there, as
+ * wq_expand_avx512() wrote them (the headers still from @panel)
+ */
 AMX_HIDDEN void wq_kernel_avx512(const struct amx_wq *w, size_t mr,
 				 size_t np, const uint16_t *a, size_t lda,
 				 const float *asum, const uint8_t *panel,
-				 size_t pf, float *out);
+				 const uint8_t *xd, size_t pf, float *out);
+/*
+ * The integers of @np panels from @panel as bf16 K pairs (exact), 128
+ * bytes a step, panel after panel, group after group, to the 64-byte
+ * aligned @xd: np * kp * WQ_NR * 2 bytes.  Done once per chunk of B
+ * when many blocks of rows pass over it (the prefill).
+ */
+AMX_HIDDEN void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
+				 size_t np, uint8_t *xd);
 
 #endif /* AMX_GEMM_WQ_H */

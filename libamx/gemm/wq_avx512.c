@@ -48,17 +48,31 @@ static inline __m512bh s8_half(const uint8_t *p)
 	return _mm512_cvtne2ps_pbh(hi, lo);
 }
 
+/* one step of a panel (4 rows x 16 columns) as two zmm of bf16 K pairs */
 static inline __attribute__((always_inline))
-void wq_body(const struct amx_wq *w, const int bits, const int mr,
-	     const int np, const uint16_t *a, size_t lda, const float *asum,
-	     const uint8_t *panel, size_t pf, float *out)
+void wq_step(const int bits, const uint8_t *s, __m512i lut, __m512bh *w01,
+	     __m512bh *w23)
 {
-	const int split = 1;
-	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
-	size_t steps = w->group / 4, sb = bits == 4 ? 32 : 64;
-	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	if (bits == 4) {
+		__m512i x = _mm512_cvtepu8_epi16(
+			_mm256_load_si256((const __m256i *)s));
+
+		*w01 = (__m512bh)_mm512_permutexvar_epi16(x, lut);
+		*w23 = (__m512bh)_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4),
+							  lut);
+	} else if (bits == 8) {
+		*w01 = s8_half(s);
+		*w23 = s8_half(s + 32);
+	} else {	/* expanded (wq_expand_avx512()) */
+		*w01 = (__m512bh)_mm512_load_si512(s);
+		*w23 = (__m512bh)_mm512_load_si512(s + 64);
+	}
+}
+
+/* the bf16 of u - center for the 5-bit indices vpermw sees */
+static inline __m512i wq_lut(const struct amx_wq *w)
+{
 	uint16_t tab[32];
-	__m512i lut;
 
 	for (int e = 0; e < 32; e++) {
 		float f = (float)((e & 15) - (int)w->center);
@@ -67,7 +81,43 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 		memcpy(&u, &f, sizeof(u));
 		tab[e] = (uint16_t)(u >> 16);	/* exact: small integers */
 	}
-	lut = _mm512_loadu_si512(tab);
+	return _mm512_loadu_si512(tab);
+}
+
+void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
+		      size_t np, uint8_t *xd)
+{
+	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
+	__m512i lut = wq_lut(w);
+
+	for (size_t p = 0; p < np; p++)
+		for (size_t g = 0; g < w->ngroups; g++) {
+			const uint8_t *d = panel + p * w->pbytes +
+					   g * w->gbytes + w->hdr;
+
+			for (size_t t = 0; t < steps; t++, xd += 128) {
+				__m512bh w01, w23;
+
+				if (w->bits == 4)
+					wq_step(4, d + t * sb, lut, &w01, &w23);
+				else
+					wq_step(8, d + t * sb, lut, &w01, &w23);
+				_mm512_store_si512(xd, (__m512i)w01);
+				_mm512_store_si512(xd + 64, (__m512i)w23);
+			}
+		}
+}
+
+static inline __attribute__((always_inline))
+void wq_body(const struct amx_wq *w, const int bits, const int mr,
+	     const int np, const uint16_t *a, size_t lda, const float *asum,
+	     const uint8_t *panel, const uint8_t *xd, size_t pf, float *out)
+{
+	const int split = 1;
+	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
+	size_t steps = w->group / 4, sb = bits == 4 ? 32 : bits == 8 ? 64 : 128;
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	__m512i lut = wq_lut(w);
 	#pragma GCC unroll 8
 	for (int r = 0; r < mr; r++)
 		#pragma GCC unroll 8
@@ -81,7 +131,8 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 		#pragma GCC unroll 8
 		for (int p = 0; p < np; p++) {
 			h[p] = panel + p * w->pbytes + g * w->gbytes;
-			d[p] = h[p] + w->hdr;
+			d[p] = bits == 16 ? xd + (p * w->ngroups + g) * steps * 128 :
+					    h[p] + w->hdr;
 		}
 		#pragma GCC unroll 8
 		for (int r = 0; r < mr; r++)
@@ -107,17 +158,7 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 					_mm_prefetch((const char *)s + pf,
 						     _MM_HINT_T1);
 
-				if (bits == 4) {
-					__m512i x = _mm512_cvtepu8_epi16(
-						_mm256_load_si256((const __m256i *)s));
-
-					w01 = (__m512bh)_mm512_permutexvar_epi16(x, lut);
-					w23 = (__m512bh)_mm512_permutexvar_epi16(
-						_mm512_srli_epi16(x, 4), lut);
-				} else {
-					w01 = s8_half(s);
-					w23 = s8_half(s + 32);
-				}
+				wq_step(bits, s, lut, &w01, &w23);
 				#pragma GCC unroll 8
 				for (int r = 0; r < mr; r++) {
 					d0[r][p] = _mm512_dpbf16_ps(d0[r][p], w01,
@@ -166,10 +207,11 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 static void wq_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 				     const uint16_t *a, size_t lda,	\
 				     const float *asum,			\
-				     const uint8_t *panel, size_t pf,	\
+				     const uint8_t *panel,		\
+				     const uint8_t *xd, size_t pf,	\
 				     float *out)			\
 {									\
-	wq_body(w, bits, mr, np, a, lda, asum, panel, pf, out);		\
+	wq_body(w, bits, mr, np, a, lda, asum, panel, xd, pf, out);	\
 }
 
 #define WQ_KS(bits, mr)	WQ_K(bits, mr, 1) WQ_K(bits, mr, 2)		\
@@ -177,11 +219,14 @@ static void wq_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 #define WQ_K2(bits, mr) WQ_K(bits, mr, 1) WQ_K(bits, mr, 2)
 WQ_KS(4, 1) WQ_KS(4, 2) WQ_K2(4, 3) WQ_K2(4, 4)
 WQ_KS(8, 1) WQ_KS(8, 2) WQ_K2(8, 3) WQ_K2(8, 4)
+WQ_KS(16, 1) WQ_KS(16, 2) WQ_K2(16, 3) WQ_K2(16, 4)
 WQ_K(4, 5, 1) WQ_K(4, 6, 1) WQ_K(4, 7, 1) WQ_K(4, 8, 1)
 WQ_K(8, 5, 1) WQ_K(8, 6, 1) WQ_K(8, 7, 1) WQ_K(8, 8, 1)
+WQ_K(16, 5, 1) WQ_K(16, 6, 1) WQ_K(16, 7, 1) WQ_K(16, 8, 1)
 
 typedef void (*wq_fn)(const struct amx_wq *, const uint16_t *, size_t,
-		      const float *, const uint8_t *, size_t, float *);
+		      const float *, const uint8_t *, const uint8_t *, size_t,
+		      float *);
 
 #define WQ_ROW(bits, mr) { wq_k##bits##_##mr##_1, wq_k##bits##_##mr##_2, \
 			   wq_k##bits##_##mr##_3, wq_k##bits##_##mr##_4 }
@@ -189,16 +234,20 @@ typedef void (*wq_fn)(const struct amx_wq *, const uint16_t *, size_t,
 			    NULL, NULL }
 #define WQ_ROW1(bits, mr) { wq_k##bits##_##mr##_1, NULL, NULL, NULL }
 
-static const wq_fn wq_fns[2][WQ_MR][WQ_NP] = {
+static const wq_fn wq_fns[3][WQ_MR][WQ_NP] = {
 	{ WQ_ROW(4, 1), WQ_ROW(4, 2), WQ_ROW2(4, 3), WQ_ROW2(4, 4),
 	  WQ_ROW1(4, 5), WQ_ROW1(4, 6), WQ_ROW1(4, 7), WQ_ROW1(4, 8) },
 	{ WQ_ROW(8, 1), WQ_ROW(8, 2), WQ_ROW2(8, 3), WQ_ROW2(8, 4),
 	  WQ_ROW1(8, 5), WQ_ROW1(8, 6), WQ_ROW1(8, 7), WQ_ROW1(8, 8) },
+	{ WQ_ROW(16, 1), WQ_ROW(16, 2), WQ_ROW2(16, 3), WQ_ROW2(16, 4),
+	  WQ_ROW1(16, 5), WQ_ROW1(16, 6), WQ_ROW1(16, 7), WQ_ROW1(16, 8) },
 };
 
 void wq_kernel_avx512(const struct amx_wq *w, size_t mr, size_t np,
 		      const uint16_t *a, size_t lda, const float *asum,
-		      const uint8_t *panel, size_t pf, float *out)
+		      const uint8_t *panel, const uint8_t *xd, size_t pf,
+		      float *out)
 {
-	wq_fns[w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel, pf, out);
+	wq_fns[xd ? 2 : w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel,
+						       xd, pf, out);
 }
