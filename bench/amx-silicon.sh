@@ -58,7 +58,8 @@ fi
 info=$build/tools/amx-info
 tune=$build/tools/amx-tune
 bench=$build/bench/amx-bench
-for b in "$info" "$tune" "$bench"; do
+decode=$build/bench/amx-decode
+for b in "$info" "$tune" "$bench" "$decode"; do
 	[ -x "$b" ] || die "$b missing: build first (./bootstrap.sh main)"
 done
 command -v python3 >/dev/null || die "python3 missing (apt-get install python3)"
@@ -121,6 +122,13 @@ XDG_CACHE_HOME=$out/xdg-tuned "$bench" "${bench_args[@]}" --threads "$threads" \
 	--csv "$out/tuned.csv" --png "$out/tuned.png" >"$out/tuned.txt" 2>&1 ||
 	die "amx-bench (tuned) failed: $out/tuned.txt"
 
+next "amx-decode: quantized weights, cold, against the read rate"
+decode_args=()
+[ "$quick" = 1 ] && decode_args=(--quick)
+"$decode" "${decode_args[@]}" --m 1,2,4,8,16,64,512 \
+	--csv "$out/decode.csv" >"$out/decode.txt" 2>&1 ||
+	die "amx-decode failed: $out/decode.txt"
+
 # the options against the built-in blocking, each run beside a run of the
 # default so that compare.py sees them against the same peer
 ab_opts=("default:" "default-again:" "edge-tiles:amx:*:edge=tiles"
@@ -143,7 +151,10 @@ python3 "$top/bench/targets.py" "$out/default.csv" --verbose \
 	>"$out/targets-default.txt" 2>&1 || rc_def=$?
 python3 "$top/bench/targets.py" "$out/tuned.csv" --verbose \
 	>"$out/targets-tuned.txt" 2>&1 || rc_tun=$?
-if [ "$rc_def" -gt 1 ] || [ "$rc_tun" -gt 1 ]; then
+rc_dec=0
+python3 "$top/bench/targets.py" "$out/decode.csv" --verbose \
+	>"$out/targets-decode.txt" 2>&1 || rc_dec=$?
+if [ "$rc_def" -gt 1 ] || [ "$rc_tun" -gt 1 ] || [ "$rc_dec" -gt 1 ]; then
 	die "targets.py could not read the results (see $out/targets-*.txt)"
 fi
 
@@ -164,6 +175,9 @@ python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
 	echo
 	echo "## Targets, tuned blocking (tuned.csv)"
 	cat "$out/targets-tuned.txt"
+	echo
+	echo "## Targets, quantized weights (decode.csv)"
+	cat "$out/targets-decode.txt"
 	echo
 	echo "## Tuner (tune.txt; pairwise choices from tune.log)"
 	cat "$out/tune.txt"

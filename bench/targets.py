@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: MIT
-"""Check an amx-bench CSV against the GEMM performance targets.
+"""Check an amx-bench or amx-decode CSV against the GEMM performance targets.
 
     bench/targets.py RESULTS.csv [--verbose]
 
@@ -20,6 +20,20 @@ The targets, each over the rows of the backend it is about:
                 column), every backend and thread count, M >= 256: the
                 fused epilogue costs <= 3 % (time with / time without, the
                 same call of the same run), plain and prepacked
+
+An amx-decode CSV (weight-only quantized B, cold weights) has its own:
+
+  wq-decode     M = 1..8, every kind of weights: >= 90 % of the roofline,
+                the larger of the time to read the call's bytes at the
+                same run's measured read rate and the time of its
+                multiplies at the register peak (a decode step is
+                memory-bound: the roof is the bandwidth, except where a
+                byte holds more multiplies than the core can do in its
+                time, as int4 from M = 4 or so on AVX-512)
+  wq-int4       M = 1, q4_0 and s4-g128: >= 3x faster than bf16 weights
+  wq-batch      M = 9..64: >= 90 % of the roofline
+  wq-prefill    M >= 256: at most 10 % slower than bf16 weights (time
+                ratio >= 1 / 1.10)
 
 A target without rows (say, the AMX ones on a CPU without AMX) is "n/a".
 Prints one line per target, and with --verbose every row that misses.
@@ -162,18 +176,63 @@ def check(rows):
     return res
 
 
+DECODE_COLUMNS = ("weights", "threads", "m", "n", "k", "roof_frac",
+                  "vs_bf16", "bw_frac")
+
+
+def load_decode(path):
+    rows = bench_csv.read(path, DECODE_COLUMNS)
+    return [{"w": r["weights"], "thr": int(r["threads"]), "m": int(r["m"]),
+             "n": int(r["n"]), "k": int(r["k"]),
+             "roof": float(r["roof_frac"]), "bw": float(r["bw_frac"]),
+             "vs": float(r["vs_bf16"])} for r in rows]
+
+
+def dname(r):
+    return "%s %d thr m %d %dx%d" % (r["w"], r["thr"], r["m"], r["n"], r["k"])
+
+
+def check_decode(rows):
+    """(target, rows, ok, summary, misses) for the amx-decode targets"""
+    res = []
+
+    def floor(target, sel, key, want, what):
+        if not sel:
+            res.append((target, sel, None, "", []))
+            return
+        miss = ["%s %s %.3f < %.3f" % (dname(r), what, r[key], want)
+                for r in sel if not r[key] >= want]
+        worst = min(r[key] for r in sel)
+        res.append((target, sel, not miss, "%d rows, worst %.2f (want >= %.2f %s)"
+                    % (len(sel), worst, want, what), miss))
+
+    floor("wq-decode", [r for r in rows if 1 <= r["m"] <= 8],
+          "roof", 0.90, "of roofline")
+    floor("wq-int4", [r for r in rows if r["m"] == 1 and
+                      r["w"] in ("q4_0", "s4-g128")],
+          "vs", 3.0, "x bf16 speed")
+    floor("wq-batch", [r for r in rows if 9 <= r["m"] <= 64],
+          "roof", 0.90, "of roofline")
+    floor("wq-prefill", [r for r in rows if r["m"] >= 256 and r["w"] != "bf16"],
+          "vs", 1 / 1.10, "x bf16 speed")
+    return res
+
+
 def main(argv):
     args = [a for a in argv[1:] if a != "--verbose"]
     if len(args) != 1:
         print(__doc__.strip().splitlines()[2].strip(), file=sys.stderr)
         return 2
     try:
-        rows = load(args[0])
+        with open(args[0], newline="") as f:
+            decode = "weights" in f.readline().split(",")
+        rows = load_decode(args[0]) if decode else load(args[0])
     except (OSError, ValueError, KeyError) as e:
         print("targets.py: %s: %s" % (args[0], e), file=sys.stderr)
         return 2
     missed = 0
-    for target, sel, ok, summary, miss in check(rows):
+    for target, sel, ok, summary, miss in (check_decode(rows) if decode
+                                           else check(rows)):
         if ok is None:
             print("%-13s n/a   no rows for it in this file" % target)
             continue

@@ -173,6 +173,39 @@ def main():
     check(rc == 0 and v.get("epilogue") == "n/a",
           "a CSV without the ep columns is still read")
 
+    # amx-decode CSVs: their own four targets
+    dh = ("weights,threads,m,n,k,bytes,seconds,gbps,bw_gbps,bw_frac,"
+          "peak_gflops,roof_frac,vs_bf16\n")
+
+    def drow(w, m, roof, vs):
+        return "%s,1,%d,4096,4096,1,1,1,30,%.4f,450,%.4f,%.4f\n" % (
+            w, m, roof, roof, vs)
+
+    good = [("bf16", 1, 0.95, 1.0), ("q4_0", 1, 0.92, 3.2),
+            ("s4-g128", 1, 0.91, 3.5), ("q8_0", 8, 0.90, 1.3),
+            ("q4_0", 16, 0.93, 1.2), ("bf16", 512, 0.8, 1.0),
+            ("q8_0", 512, 0.7, 0.92), ("q4_0", 512, 0.8, 0.99)]
+    rc, v, out = run(dh + "".join(drow(*g) for g in good))
+    check(rc == 0 and all(v.get(t) == "MET" for t in
+                          ("wq-decode", "wq-int4", "wq-batch", "wq-prefill"))
+          and "amx-ratio" not in v,
+          "amx-decode CSV meeting every target: four MET, exit 0")
+    for i, what, target in ((0, (0.89, 1.0), "wq-decode"),
+                            (2, (0.91, 2.99), "wq-int4"),
+                            (4, (0.89, 1.2), "wq-batch"),
+                            (6, (0.7, 0.90), "wq-prefill")):
+        bad = list(good)
+        bad[i] = (good[i][0], good[i][1]) + what
+        rc, v, out = run(dh + "".join(drow(*g) for g in bad), "--verbose")
+        others = [t for t in ("wq-decode", "wq-int4", "wq-batch", "wq-prefill")
+                  if t != target]
+        check(rc == 1 and v.get(target) == "MISS" and
+              all(v.get(t) == "MET" for t in others),
+              "amx-decode row %d below threshold: only %s misses" % (i, target))
+    rc, v, out = run(dh + drow("q4_0", 16, 0.95, 1.2))
+    check(rc == 0 and v.get("wq-decode") == "n/a" and
+          v.get("wq-batch") == "MET", "an M = 16 file: wq-decode n/a")
+
     for text, what in (("", "an empty file"),
                        ("a,b\n1,2\n", "a CSV without amx-bench columns"),
                        (HEADER + "\nbf16,x\n", "a malformed row")):

@@ -23,7 +23,7 @@
 /* from this M, chunks widened to bf16 once: 8-bit, 4-bit B */
 #define WQ_EXPAND_M8	32
 #define WQ_EXPAND_M4	(WQ_SMALL_M + 1)
-#define WQ_XCHUNK	(512u * 1024)	/* bytes of a widened chunk */
+#define WQ_XCHUNK	(768u * 1024)	/* bytes of a widened chunk */
 
 static int wq_finite(float f)
 {
@@ -512,7 +512,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	if (jb->avx512 &&
 	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)) {
 		chunk = WQ_XCHUNK / xpanel;
-		chunk = chunk < 2 ? 2 : chunk / 2 * 2;
+		chunk = chunk < 3 ? 3 : chunk / 3 * 3;
 		xbuf = aligned_alloc(64, chunk * xpanel);
 		if (xbuf)
 			mrmax = 4;
@@ -536,7 +536,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 			size_t np;
 
 			mr = jb->m - i < mrmax ? jb->m - i : mrmax;
-			np = wq_np(mr);
+			np = xbuf && mr >= 3 ? 3 : wq_np(mr);
 			for (size_t p = c0; p < c1; p += np) {
 				size_t q = p + np < c1 ? np : c1 - p;
 				size_t j = p * WQ_NR, cols = q * WQ_NR;
