@@ -773,6 +773,19 @@ struct amx_wq;
  * alone on error.
  */
 AMX_API int amx_wq_create(struct amx_wq **w, const struct amx_wq_desc *desc);
+/*
+ * Quantize the fp32 B[k][ldb] (k x n) group by group (@group as in
+ * struct amx_wq_desc) and pack it as amx_wq_create() does.  S8 and S4:
+ * symmetric, s = max |x| / 127 (or / 7), q = round(x / s) clamped to
+ * the type's range; U4: lo = min(0, min x), hi = max(0, max x),
+ * s = (hi - lo) / 15, z = round(-lo / s), q = round(x / s) + z clamped
+ * to [0, 15].  A group of zeros gets s = 1.  Returns 0, -EINVAL (NULL w
+ * or b, type or group unknown, k or n 0, group not dividing k, ldb < n),
+ * -EDOM (a NaN or infinity in B), -EOVERFLOW or -ENOMEM.
+ */
+AMX_API int amx_wq_quantize(struct amx_wq **w, enum amx_wq_type type,
+			    uint32_t group, size_t k, size_t n, const float *b,
+			    size_t ldb);
 AMX_API void amx_wq_free(struct amx_wq *w);
 /* bytes a GEMM reads from @w: quantized weights and scales (0 for NULL) */
 AMX_API size_t amx_wq_size(const struct amx_wq *w);

@@ -374,6 +374,67 @@ out:
 	free(emag);
 }
 
+/*
+ * amx_wq_quantize() against the man page's rules computed here with
+ * nearbyintf(): the dequantized weights bit for bit, and |x - w| within
+ * s / 2 (symmetric) or s (U4, whose z and q are rounded apart).
+ */
+static void test_quantize_b(int type, size_t group, size_t k, size_t n)
+{
+	size_t gs = group ? group : k, ldb = n + 2;
+	float *b = malloc(k * ldb * 4), *d = malloc(k * n * 4);
+	struct amx_wq *w = NULL;
+	int bad = 0, far = 0, ret;
+	int qlo = type == AMX_WQ_S8 ? -128 : type == AMX_WQ_S4 ? -8 : 0;
+	int qhi = type == AMX_WQ_S8 ? 127 : type == AMX_WQ_S4 ? 7 : 15;
+
+	for (size_t x = 0; x < k * ldb; x++)
+		b[x] = rndf(-2.0f, 2.0f) + (x % 5 == 0 ? 1.5f : 0.0f);
+	for (size_t kk = 0; kk < gs && n > 1; kk++)
+		b[kk * ldb + 1] = 0.0f;		/* a group of zeros */
+	ret = amx_wq_quantize(&w, type, (uint32_t)group, k, n, b, ldb);
+	if (!tap_ok(!ret, "quantize type %d group %zu k %zu n %zu", type,
+		    group, k, n))
+		goto out;
+	ret = amx_wq_dequantize(w, d, n);
+	for (size_t g = 0; g < k / gs; g++)
+		for (size_t j = 0; j < n; j++) {
+			float lo = 0.0f, hi = 0.0f, s, z = 0.0f;
+
+			for (size_t r = 0; r < gs; r++) {
+				float x = b[(g * gs + r) * ldb + j];
+
+				lo = fminf(lo, x);
+				hi = fmaxf(hi, x);
+			}
+			s = type == AMX_WQ_U4 ? (hi - lo) / 15.0f :
+			    fmaxf(-lo, hi) / (float)qhi;
+			if (s == 0.0f)
+				s = 1.0f;
+			if (type == AMX_WQ_U4)
+				z = fminf(nearbyintf(-lo / s), 15.0f);
+			for (size_t r = 0; r < gs; r++) {
+				size_t kk = g * gs + r;
+				float x = b[kk * ldb + j];
+				float q = fmaxf((float)qlo, fminf((float)qhi,
+					nearbyintf(x / s) + z));
+				float want = s * (q - z);
+
+				bad += !!memcmp(&want, &d[kk * n + j], 4);
+				far += !(fabsf(x - d[kk * n + j]) <=
+					 s * (type == AMX_WQ_U4 ? 1.0f : 0.5f) *
+					 (1 + 0x1p-20f));
+			}
+		}
+	tap_ok(!ret && !bad && !far,
+	       "quantize type %d group %zu: the man page's bits (%d differ), "
+	       "within s/2 or s (%d beyond)", type, group, bad, far);
+	amx_wq_free(w);
+out:
+	free(b);
+	free(d);
+}
+
 /* ---- errors ---- */
 
 static void test_errors(void)
@@ -450,6 +511,27 @@ static void test_errors(void)
 	mins[1] = 0.0f;
 	d = ok; d.ldq = SIZE_MAX / 2;
 	EXPECT(-EOVERFLOW, amx_wq_create(&w, &d));
+
+	/* quantize from fp32 */
+	EXPECT(-EINVAL, amx_wq_quantize(NULL, AMX_WQ_S8, 32, 64, 4, s, 4));
+	EXPECT(-EINVAL, amx_wq_quantize(&w, AMX_WQ_S8, 32, 64, 4, NULL, 4));
+	EXPECT(-EINVAL, amx_wq_quantize(&w, 0, 32, 64, 4, s, 4));
+	EXPECT(-EINVAL, amx_wq_quantize(&w, AMX_WQ_S8, 48, 64, 4, s, 4));
+	EXPECT(-EINVAL, amx_wq_quantize(&w, AMX_WQ_S8, 32, 48, 4, s, 4));
+	EXPECT(-EINVAL, amx_wq_quantize(&w, AMX_WQ_S8, 32, 64, 4, s, 3));
+	EXPECT(-EINVAL, amx_wq_quantize(&w, AMX_WQ_S8, 32, 0, 4, s, 4));
+	EXPECT(-EOVERFLOW, amx_wq_quantize(&w, AMX_WQ_S8, 32, 64, 4, s,
+					   SIZE_MAX / 8));
+	{
+		float big[64 * 4];
+
+		for (size_t x = 0; x < 64 * 4; x++)
+			big[x] = 1.0f;
+		big[200] = NAN;
+		EXPECT(-EDOM, amx_wq_quantize(&w, AMX_WQ_U4, 0, 64, 4, big, 4));
+		big[200] = -INFINITY;
+		EXPECT(-EDOM, amx_wq_quantize(&w, AMX_WQ_S4, 64, 64, 4, big, 4));
+	}
 
 	/* importers */
 	EXPECT(-EINVAL, amx_wq_import_ggml(&w, 1, 4, 32, blk, 18));
@@ -537,6 +619,11 @@ int main(void)
 		test_ggml(AMX_GGML_Q4_1, 33, 64, paths[path]);
 		test_ggml(AMX_GGML_Q8_0, 18, 128, paths[path]);
 	}
+	setenv("AMX_FORCE_FALLBACK", "0", 1);
+	test_quantize_b(AMX_WQ_S8, 32, 128, 19);
+	test_quantize_b(AMX_WQ_S4, 64, 192, 33);
+	test_quantize_b(AMX_WQ_U4, 128, 256, 16);
+	test_quantize_b(AMX_WQ_U4, 0, 45, 7);
 	test_errors();
 	return tap_done();
 }

@@ -270,6 +270,96 @@ int amx_wq_create(struct amx_wq **out, const struct amx_wq_desc *d)
 	return 0;
 }
 
+/* x rounded to an integer, ties to even: |x| < 2^22 (no libm here) */
+static float wq_round(float x)
+{
+	volatile float big = 12582912.0f;	/* 1.5 * 2^23, not folded */
+
+	return (x + big) - big;
+}
+
+int amx_wq_quantize(struct amx_wq **out, enum amx_wq_type type,
+		    uint32_t group, size_t k, size_t n, const float *b,
+		    size_t ldb)
+{
+	struct amx_wq_desc d = { .type = type, .group = group, .k = k, .n = n };
+	size_t gs = group ? group : k, ng, bytes;
+	int8_t *q = NULL;
+	float *sc = NULL;
+	uint8_t *zp = NULL;
+	int ret;
+
+	if (!out || !b || !k || !n || ldb < n || type < AMX_WQ_S8 ||
+	    type > AMX_WQ_U4 ||
+	    (group != 0 && group != 32 && group != 64 && group != 128) ||
+	    (group && k % group))
+		return -EINVAL;
+	if ((ret = amx__matrix_span(k, n, ldb, 4, b, &bytes)))
+		return ret;
+	for (size_t kk = 0; kk < k; kk++)
+		for (size_t j = 0; j < n; j++)
+			if (!wq_finite(b[kk * ldb + j]))
+				return -EDOM;
+	ng = k / gs;
+	if (n > SIZE_MAX / k || ng > SIZE_MAX / 4 / n)
+		return -EOVERFLOW;
+	q = malloc(k * n);
+	sc = malloc(ng * n * sizeof(*sc));
+	if (type == AMX_WQ_U4)
+		zp = malloc(ng * n);
+	if (!q || !sc || (type == AMX_WQ_U4 && !zp)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t g = 0; g < ng; g++)
+		for (size_t j = 0; j < n; j++) {
+			const float *col = b + g * gs * ldb + j;
+			float lo = 0.0f, hi = 0.0f, s, z = 0.0f;
+			int qlo = type == AMX_WQ_S8 ? -128 : type == AMX_WQ_S4 ? -8 : 0;
+			int qhi = type == AMX_WQ_S8 ? 127 : type == AMX_WQ_S4 ? 7 : 15;
+
+			for (size_t r = 0; r < gs; r++) {
+				float x = col[r * ldb];
+
+				lo = x < lo ? x : lo;
+				hi = x > hi ? x : hi;
+			}
+			if (type == AMX_WQ_U4) {
+				/* hi - lo may overflow: halves */
+				s = (hi / 2 - lo / 2) / 7.5f;
+			} else {
+				float amax = -lo > hi ? -lo : hi;
+
+				s = amax / (float)qhi;
+			}
+			if (!(s > 0.0f))	/* all zero, or below the denormals */
+				s = hi - lo > 0.0f ? 1.40129846e-45f : 1.0f;
+			if (type == AMX_WQ_U4) {
+				z = wq_round(-lo / s);
+				z = z > 15.0f ? 15.0f : z;
+				zp[g * n + j] = (uint8_t)z;
+			}
+			sc[g * n + j] = s;
+			for (size_t r = 0; r < gs; r++) {
+				float v = wq_round(col[r * ldb] / s) + z;
+
+				v = v < (float)qlo ? (float)qlo : v;
+				v = v > (float)qhi ? (float)qhi : v;
+				q[(g * gs + r) * n + j] = (int8_t)v;
+			}
+		}
+	d.q = q;
+	d.ldq = n;
+	d.scales = sc;
+	d.zp = zp;
+	ret = amx_wq_create(out, &d);
+out:
+	free(q);
+	free(sc);
+	free(zp);
+	return ret;
+}
+
 /* ggml's blocks: 32 weights each, fp16 d first */
 #define GGML_QK	32
 
