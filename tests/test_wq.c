@@ -435,6 +435,48 @@ out:
 	free(d);
 }
 
+/*
+ * A B wide enough for every thread to have tasks (the pool's workers join
+ * late or not at all: no panel may depend on one): 2 and 3 threads give
+ * 1 thread's bits, at M = 1 (decode), 9 and 80 (widened B).
+ */
+static void test_threads(int type)
+{
+	size_t k = 256, n = 2000, ms[] = { 1, 9, 80 };
+	float *b = malloc(k * n * 4), *c1 = malloc(80 * n * 4);
+	float *c2 = malloc(80 * n * 4);
+	amx_bf16 *a = malloc(80 * k * 2);
+	struct amx_wq *w = NULL;
+	int bad = 0;
+
+	for (size_t x = 0; x < k * n; x++)
+		b[x] = rndf(-1.0f, 1.0f);
+	for (size_t x = 0; x < 80 * k; x++)
+		a[x] = rnd_bf16();
+	bad += amx_wq_quantize(&w, type, 32, k, n, b, n) != 0;
+	for (size_t x = 0; !bad && x < 3; x++)
+		for (unsigned int t = 2; t <= 3; t++) {
+			memset(c1, 0xff, 80 * n * 4);
+			memset(c2, 0xff, 80 * n * 4);
+			amx_set_num_threads(1);
+			bad += amx_gemm_bf16_wq(0, ms[x], a, k, w, c1, n, NULL) != 0;
+			amx_set_num_threads(t);
+			for (int rep = 0; rep < 5; rep++) {
+				bad += amx_gemm_bf16_wq(0, ms[x], a, k, w, c2, n,
+							NULL) != 0;
+				bad += !!memcmp(c1, c2, ms[x] * n * 4);
+			}
+		}
+	amx_set_num_threads(1);
+	tap_ok(!bad, "type %d, n %zu: 2 and 3 threads, 1 thread's bits (%d "
+	       "wrong)", type, n, bad);
+	amx_wq_free(w);
+	free(b);
+	free(c1);
+	free(c2);
+	free(a);
+}
+
 /* ---- errors ---- */
 
 static void test_errors(void)
@@ -624,6 +666,8 @@ int main(void)
 	test_quantize_b(AMX_WQ_S4, 64, 192, 33);
 	test_quantize_b(AMX_WQ_U4, 128, 256, 16);
 	test_quantize_b(AMX_WQ_U4, 0, 45, 7);
+	test_threads(AMX_WQ_U4);
+	test_threads(AMX_WQ_S8);
 	test_errors();
 	return tap_done();
 }

@@ -539,6 +539,7 @@ struct wq_job {
 	size_t ldc;
 	int acc, avx512;
 	const struct gemm_epi *epi;
+	size_t next;		/* the next task (atomic) */
 };
 
 /* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
@@ -574,41 +575,30 @@ static size_t wq_mr(const struct amx_wq *w)
 	return w->bits == 4 ? 4 : WQ_MR;
 }
 
-static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
+/*
+ * Columns [p0, p1) of panels for the rows of the job: one task.  @xbuf:
+ * the thread's room for a widened chunk, or NULL.
+ */
+static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
+		    uint8_t *xbuf, size_t xchunk)
 {
-	const struct wq_job *jb = arg;
 	const struct amx_wq *w = jb->w;
-	size_t per = round_up((w->npanels + nthr - 1) / nthr, WQ_NP);
-	size_t p0 = tid * per, p1 = p0 + per, chunk, mrmax = wq_mr(w);
-	size_t xpanel = w->kp * WQ_NR * 2;	/* bytes of an expanded panel */
+	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
+	size_t xpanel = w->kp * WQ_NR * 2;	/* bytes of a widened panel */
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
-	int small = jb->m <= WQ_SMALL_M;
-	uint8_t *xbuf = NULL;
+	int small = !xbuf && jb->m <= WQ_SMALL_M;
 
-	if (p1 > w->npanels)
-		p1 = w->npanels;
-	if (p0 >= p1)
-		return;
 	/*
 	 * Up to WQ_SMALL_M rows, a chunk is the panels of one kernel call,
 	 * every block of rows passes over it (from L2 after the first), and
 	 * each pass also pulls the next chunk into L2: reading B overlaps
 	 * the multiplies.  Beyond, chunks of WQ_CHUNK bytes keep B in L2
-	 * while A's rows stream by.  From WQ_EXPAND_M* rows, a chunk's
-	 * integers are widened to bf16 once (WQ_XCHUNK bytes) and every
-	 * block of rows reads them as they are: the widening's cost no
-	 * longer grows with M.  Without memory for that, the same without.
+	 * while A's rows stream by, or, with @xbuf, chunks of @xchunk
+	 * panels are widened to bf16 once and every block of rows reads
+	 * them as they are: the widening's cost no longer grows with M.
 	 */
-	if (jb->avx512 &&
-	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)) {
-		chunk = WQ_XCHUNK / xpanel;
-		chunk = chunk < 3 ? 3 : chunk / 3 * 3;
-		xbuf = aligned_alloc(64, chunk * xpanel);
-		if (xbuf)
-			mrmax = 4;
-	}
 	if (xbuf) {
-		small = 0;
+		chunk = xchunk;
 	} else if (small) {
 		chunk = wq_np(jb->m < mrmax ? jb->m : mrmax);
 	} else {
@@ -648,6 +638,40 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 				wq_emit(jb, i, mr, j, cols, out);
 			}
 		}
+	}
+}
+
+/* panels of a task: a multiple of every kernel call's panel count */
+#define WQ_TASK_ALIGN	12
+
+/*
+ * The pool's workers join a job when they can and the caller does not
+ * wait for one that has not: tasks are claimed, never assigned by tid.
+ * One task a thread when alone (B streams without a break), else four a
+ * thread, so that a late worker's share goes to the others.
+ */
+static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
+{
+	struct wq_job *jb = arg;
+	const struct amx_wq *w = jb->w;
+	size_t tasks = nthr > 1 ? (size_t)nthr * 4 : 1, per, t;
+	size_t xpanel = w->kp * WQ_NR * 2, xchunk = 0;
+	uint8_t *xbuf = NULL;
+
+	(void)tid;
+	per = round_up((w->npanels + tasks - 1) / tasks, WQ_TASK_ALIGN);
+	if (jb->avx512 &&
+	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)) {
+		xchunk = WQ_XCHUNK / xpanel;
+		xchunk = xchunk < 3 ? 3 : xchunk / 3 * 3;
+		xbuf = aligned_alloc(64, xchunk * xpanel);
+	}
+	while ((t = __atomic_fetch_add(&jb->next, 1, __ATOMIC_RELAXED)) * per <
+	       w->npanels) {
+		size_t p1 = (t + 1) * per;
+
+		wq_task(jb, t * per, p1 < w->npanels ? p1 : w->npanels, xbuf,
+			xchunk);
 	}
 	free(xbuf);
 }
