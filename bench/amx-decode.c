@@ -18,8 +18,9 @@
  * amx_packed_b_size(), plus A) over its time, as a fraction of the
  * probe's rate ("of bw"), and of the roofline ("of roof"): the time the
  * larger of that read and of the call's 2 m n k flops at the register
- * peak of vdpbf16ps (bench/peak_avx512.c, measured here on one thread,
- * times the thread count) would take, over the time taken.  Where the
+ * peak of vdpbf16ps (vpdpbusd for the int8-activation kinds "/i8a";
+ * bench/peak_avx512.c, measured here on one thread, times the thread
+ * count) would take, over the time taken.  Where the
  * roof is the compute (int4 weights at M = 8 hold four times the
  * multiplies per byte of bf16 ones), "of bw" cannot reach 100 %.
  */
@@ -153,9 +154,14 @@ static void scrub(void)
 }
 
 enum kind { K_BF16, K_S8, K_Q8_0, K_S4_G128, K_Q4_0, K_Q4_1, K_U4ZP_G32,
-	    K_NKIND };
+	    K_Q8_0_I8, K_S4_G128_I8, K_Q4_0_I8, K_NKIND };
+/* the kinds with int8 activations (amx_gemm_s8_wq) and their weights */
+#define K_I8(kd)	((kd) >= K_Q8_0_I8)
+#define K_WEIGHTS(kd)	((kd) == K_Q8_0_I8 ? K_Q8_0 : (kd) == K_S4_G128_I8 ? \
+			 K_S4_G128 : (kd) == K_Q4_0_I8 ? K_Q4_0 : (kd))
 static const char *const kname[K_NKIND] = {
 	"bf16", "s8-g32-f32", "q8_0", "s4-g128", "q4_0", "q4_1", "u4zp-g32",
+	"q8_0/i8a", "s4-g128/i8a", "q4_0/i8a",
 };
 
 struct weights {
@@ -173,6 +179,7 @@ static int make_weights(enum kind kd, size_t n, size_t k, struct weights *w)
 {
 	int ret;
 
+	kd = K_WEIGHTS(kd);
 	memset(w, 0, sizeof(*w));
 	if (kd == K_BF16) {
 		amx_bf16 *b = xalloc(k * n * 2);
@@ -241,9 +248,14 @@ static void free_weights(struct weights *w)
 	amx_wq_free(w->wq);
 }
 
+/* int8 A of the i8a kinds: amx_quantize_s8() of A's values */
+static int8_t *a8;
+static float *a8s;
+
 /* best time of @reps cold calls */
 static double time_call(const struct weights *w, size_t m, size_t n,
-			size_t k, const amx_bf16 *a, float *c, int reps)
+			size_t k, const amx_bf16 *a, float *c, int reps,
+			int i8)
 {
 	double best = 1e30;
 
@@ -254,7 +266,8 @@ static double time_call(const struct weights *w, size_t m, size_t n,
 		scrub();
 		t = now();
 		ret = w->pb ? amx_gemm_bf16_packed(0, m, a, k, w->pb, c, n) :
-			      amx_gemm_bf16_wq(0, m, a, k, w->wq, c, n, NULL);
+		      i8 ? amx_gemm_s8_wq(0, m, a8, k, a8s, w->wq, c, n, NULL) :
+			   amx_gemm_bf16_wq(0, m, a, k, w->wq, c, n, NULL);
 		t = now() - t;
 		if (ret) {
 			fprintf(stderr, "amx-decode: GEMM returned %d\n", ret);
@@ -299,7 +312,7 @@ int main(int argc, char **argv)
 	const char *csv = NULL;
 	size_t mmax = 1;
 	FILE *f = NULL;
-	double peak = 0.0;
+	double peak = 0.0, peak8 = 0.0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *v = i + 1 < argc ? argv[i + 1] : NULL;
@@ -365,10 +378,18 @@ int main(int argc, char **argv)
 				if (fl / t / 1e9 * nthr > peak)
 					peak = fl / t / 1e9 * nthr;
 			}
+		if (!amx_get_info(&info) && (info.cpu & AMX_CPU_AVX512_VNNI))
+			for (int r = 0; r < 20; r++) {
+				double t = now(), fl = bench_peak_avx512_int8(200000);
+
+				t = now() - t;
+				if (fl / t / 1e9 * nthr > peak8)
+					peak8 = fl / t / 1e9 * nthr;
+			}
 	}
 	printf("# amx-decode: %d thread(s), %s weights, best of %d; "
-	       "vdpbf16ps peak %.0f GFLOPS\n", nthr, hot ? "HOT" : "cold", reps,
-	       peak);
+	       "vdpbf16ps peak %.0f GFLOPS, vpdpbusd %.0f GOPS\n", nthr,
+	       hot ? "HOT" : "cold", reps, peak, peak8);
 	printf("%-11s %5s %5s %2s %10s %8s %7s %5s %6s %7s %8s\n", "weights", "n",
 	       "k", "m", "bytes", "us", "GB/s", "read", "of bw", "of roof",
 	       "vs bf16");
@@ -388,6 +409,12 @@ int main(int argc, char **argv)
 
 		for (size_t x = 0; x < mmax * k; x++)
 			a[x] = rbf16();
+		a8 = xalloc(mmax * k);
+		a8s = xalloc(mmax * 4);
+		if (amx_quantize_bf16_s8(mmax, k, a, k, a8, k, a8s)) {
+			fprintf(stderr, "amx-decode: amx_quantize_bf16_s8 failed\n");
+			return 1;
+		}
 		memset(rd, 1, n * k * 2);
 		for (int kd = 0; kd < K_NKIND; kd++) {
 			int ret = make_weights(kd, n, k, &w[kd]);
@@ -420,18 +447,20 @@ int main(int argc, char **argv)
 					bw = tr;
 				for (int kd = 0; kd < K_NKIND; kd++) {
 					double tk = time_call(&w[kd], m, n, k, a,
-							      c, 1);
+							      c, 1, K_I8(kd));
 
 					if (tk < t[kd])
 						t[kd] = tk;
 				}
 			}
 			for (int kd = 0; kd < K_NKIND; kd++) {
-				double bytes = w[kd].bytes + m * k * 2.0;
+				double bytes = w[kd].bytes +
+					       m * k * (K_I8(kd) ? 1.0 : 2.0);
 				double gbps = bytes / t[kd] / 1e9;
 				double roof = bytes / bw / 1e9, tc;
+				double pk = K_I8(kd) ? peak8 : peak;
 
-				tc = peak > 0 ? 2.0 * m * n * k / peak / 1e9 : 0;
+				tc = pk > 0 ? 2.0 * m * n * k / pk / 1e9 : 0;
 				roof = (roof > tc ? roof : tc) / t[kd];
 				printf("%-11s %5zu %5zu %2zu %10.0f %8.1f %7.1f %5.1f %5.0f%% %6.0f%% %7.2fx\n",
 				       kname[kd], n, k, m, bytes, t[kd] * 1e6, gbps,
@@ -440,13 +469,15 @@ int main(int argc, char **argv)
 				if (f)
 					fprintf(f, "%s,%d,%zu,%zu,%zu,%.0f,%.9f,%.3f,%.3f,%.4f,%.1f,%.4f,%.4f\n",
 						kname[kd], nthr, m, n, k, bytes, t[kd],
-						gbps, bw, gbps / bw, peak, roof,
+						gbps, bw, gbps / bw, pk, roof,
 						t[K_BF16] / t[kd]);
 			}
 		}
 		for (int kd = 0; kd < K_NKIND; kd++)
 			free_weights(&w[kd]);
 		free(rd);
+		free(a8);
+		free(a8s);
 		free(a);
 		free(c);
 	}

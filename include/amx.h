@@ -826,6 +826,22 @@ AMX_API int amx_wq_import_ggml(struct amx_wq **w, enum amx_ggml_type type,
 AMX_API int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 			     size_t lda, const struct amx_wq *w, void *c,
 			     size_t ldc, const struct amx_epilogue *ep);
+/*
+ * The same with 8-bit A as amx_quantize_s8() / amx_quantize_u8() make
+ * it: A[i][k] stands for row_scale[i] * (a[i][k] - row_zp[i])
+ * (row_scale NULL: 1; row_zp NULL: 0); integer dot products per group
+ * (AVX-512 VNNI, or C), exact, then scaled.  Returns what
+ * amx_gemm_bf16_wq() returns, and -EINVAL for a row scale not finite or
+ * not > 0, a zero point outside [0, 255], row_scale or row_zp under C.
+ */
+AMX_API int amx_gemm_s8_wq(unsigned int flags, size_t m, const int8_t *a,
+			   size_t lda, const float *row_scale,
+			   const struct amx_wq *w, void *c, size_t ldc,
+			   const struct amx_epilogue *ep);
+AMX_API int amx_gemm_u8_wq(unsigned int flags, size_t m, const uint8_t *a,
+			   size_t lda, const float *row_scale,
+			   const int32_t *row_zp, const struct amx_wq *w,
+			   void *c, size_t ldc, const struct amx_epilogue *ep);
 
 #ifdef __cplusplus
 }

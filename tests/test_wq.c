@@ -236,6 +236,128 @@ static int check_gemm(const char *what, const struct amx_wq *w, size_t m,
 	return 0;
 }
 
+/*
+ * int8 A (amx_gemm_s8_wq(), amx_gemm_u8_wq()): rows of random fp32
+ * quantized by amx_quantize_s8() / _u8(), multiplied by @w and checked
+ * against an fp64 product of the real A values rs (q - zp) with the exact
+ * weights: within 2^-23 (ng + 8 + zp) E', E' = sum_k |a| |w| + the
+ * zero point's share zp rs sum_k |w|: the fp32 sum of the groups' exact
+ * integer products and the zero point's correction.  Accumulate, the
+ * epilogue (scale 2, bias) and 2 threads as for bf16.
+ */
+static void check_gemm_i8(const char *what, const struct amx_wq *w, size_t m,
+			  size_t k, size_t n, size_t ng, const double *wx)
+{
+	size_t lda = k + 5, ldc = n + 3;
+	float *x = malloc(m * k * 4), *rs = malloc(m * 4), *bias = malloc(n * 4);
+	int32_t *zp = malloc(m * 4);
+	uint8_t *a = malloc(m * lda);
+	float *c = malloc(m * ldc * 4), *c2 = malloc(m * ldc * 4);
+	float *c0 = malloc(m * ldc * 4);
+	int bad = 0, ret;
+	double worst = 0.0;
+
+	for (int u8 = 0; u8 < 2; u8++) {
+		for (size_t x0 = 0; x0 < m * k; x0++)
+			x[x0] = rndf(-1.0f, 1.0f) + (u8 ? 0.5f : 0.0f);
+		if (u8)
+			ret = amx_quantize_u8(m, k, x, k, a, lda, rs, zp);
+		else
+			ret = amx_quantize_s8(m, k, x, k, (int8_t *)a, lda, rs);
+		if (ret) {
+			tap_ok(0, "%s: quantize A: %d", what, ret);
+			break;
+		}
+		for (size_t i = 0; i < m * ldc; i++)
+			c0[i] = c[i] = rndf(-1.0f, 1.0f);
+		ret = u8 ? amx_gemm_u8_wq(0, m, a, lda, rs, zp, w, c, ldc, NULL) :
+			   amx_gemm_s8_wq(0, m, (int8_t *)a, lda, rs, w, c, ldc,
+					  NULL);
+		bad = !!ret;
+		worst = 0.0;
+		for (size_t i = 0; !ret && i < m; i++)
+			for (size_t j = 0; j < n; j++) {
+				double ref = 0.0, e = 0.0, err, z = u8 ? zp[i] : 0;
+
+				for (size_t kk = 0; kk < k; kk++) {
+					int q = u8 ? a[i * lda + kk] :
+						     ((int8_t *)a)[i * lda + kk];
+					double av = rs[i] * (q - z);
+
+					ref += av * wx[kk * n + j];
+					e += (fabs(av) + rs[i] * (fabs(z) + 128)) *
+					     fabs(wx[kk * n + j]);
+				}
+				e *= ldexp((double)ng + 8, -23);
+				err = fabs(c[i * ldc + j] - ref);
+				if (!(err <= e) && !bad++)
+					tap_diag("%s: C[%zu][%zu] %.9g, ref %.9g, bound %.3g",
+						 what, i, j, c[i * ldc + j], ref, e);
+				if (e > 0 && err / e > worst)
+					worst = err / e;
+			}
+		tap_ok(!bad, "%s: %s A, m %zu: within bound (worst %.2g of it)",
+		       what, u8 ? "u8" : "s8", m, worst);
+
+		amx_set_num_threads(2);
+		memcpy(c2, c0, m * ldc * 4);
+		ret = u8 ? amx_gemm_u8_wq(0, m, a, lda, rs, zp, w, c2, ldc, NULL) :
+			   amx_gemm_s8_wq(0, m, (int8_t *)a, lda, rs, w, c2, ldc,
+					  NULL);
+		amx_set_num_threads(1);
+		tap_ok(!ret && !memcmp(c, c2, m * ldc * 4),
+		       "%s: %s A: 2 threads, same bits", what, u8 ? "u8" : "s8");
+
+		memcpy(c2, c0, m * ldc * 4);
+		ret = u8 ? amx_gemm_u8_wq(AMX_GEMM_ACCUMULATE, m, a, lda, rs, zp,
+					  w, c2, ldc, NULL) :
+			   amx_gemm_s8_wq(AMX_GEMM_ACCUMULATE, m, (int8_t *)a,
+					  lda, rs, w, c2, ldc, NULL);
+		bad = !!ret;
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++) {
+				float want = c0[i * ldc + j] + c[i * ldc + j];
+
+				bad += !!memcmp(&want, &c2[i * ldc + j], 4);
+			}
+		tap_ok(!bad, "%s: %s A: accumulate adds C once", what,
+		       u8 ? "u8" : "s8");
+	}
+	/* the epilogue takes the row scales: fl(fl(v rs) 2 + bias) */
+	for (size_t j = 0; j < n; j++)
+		bias[j] = rndf(-1.0f, 1.0f);
+	{
+		struct amx_epilogue_desc d = { .n = n, .scale = 2.0f,
+					       .bias = bias };
+		struct amx_epilogue *ep = NULL;
+		float *one = malloc(m * 4);
+
+		for (size_t i = 0; i < m; i++)
+			one[i] = 1.0f;
+		bad = amx_epilogue_create(&ep, &d) != 0;
+		/* without row scales, C is the epilogue's input itself */
+		bad += amx_gemm_u8_wq(0, m, a, lda, NULL, zp, w, c, ldc, NULL) != 0;
+		bad += amx_gemm_u8_wq(0, m, a, lda, one, zp, w, c2, ldc, ep) != 0;
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++) {
+				float v = c[i * ldc + j] * 2.0f + bias[j];
+
+				bad += !!memcmp(&v, &c2[i * ldc + j], 4);
+			}
+		amx_epilogue_free(ep);
+		free(one);
+		tap_ok(!bad, "%s: u8 A: epilogue fl(2 C + bias)", what);
+	}
+	free(x);
+	free(rs);
+	free(bias);
+	free(zp);
+	free(a);
+	free(c);
+	free(c2);
+	free(c0);
+}
+
 static void test_desc(int type, int form, size_t k, size_t n, size_t group,
 		      const char *path)
 {
@@ -276,6 +398,8 @@ static void test_desc(int type, int form, size_t k, size_t n, size_t group,
 	       "%s: size %zu bytes", what, amx_wq_size(w));
 	for (size_t x = 0; x < sizeof(ms) / sizeof(ms[0]); x++)
 		check_gemm(what, w, ms[x], k, n, t.wx, emag);
+	for (size_t x = 0; x < sizeof(ms) / sizeof(ms[0]); x += 2)
+		check_gemm_i8(what, w, ms[x], k, n, t.ng, t.wx);
 	amx_wq_free(w);
 	free(b);
 	free(emag);
@@ -365,6 +489,8 @@ static void test_ggml(int gt, size_t n, size_t k, const char *path)
 	       what, bad);
 	check_gemm(what, w, 1, k, n, wx, emag);
 	check_gemm(what, w, 7, k, n, wx, emag);
+	check_gemm_i8(what, w, 1, k, n, k / 32, wx);
+	check_gemm_i8(what, w, 9, k, n, k / 32, wx);
 	amx_wq_free(w);
 out:
 	free(data);

@@ -15,6 +15,7 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/epilogue_avx512.c
 	${AMX_GEMM_DIR}/wq.c
 	${AMX_GEMM_DIR}/wq_avx512.c
+	${AMX_GEMM_DIR}/wq_vnni_avx512.c
 	${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c
 	${AMX_GEMM_DIR}/pack_s8_vnni.c
@@ -36,6 +37,8 @@ set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_f16_12x32.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
 set_source_files_properties(${AMX_GEMM_DIR}/wq_avx512.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16")
+set_source_files_properties(${AMX_GEMM_DIR}/wq_vnni_avx512.c
+	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni")
 # the two epilogues do the same float operations, neither fused (epilogue.h)
 set_source_files_properties(${AMX_GEMM_DIR}/epilogue.c
 	PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")

@@ -147,12 +147,45 @@ static int wq_alloc(struct amx_wq **out, unsigned int bits, unsigned int form,
 	return 0;
 }
 
+/* the weight B[kk][j] stands for (kk < kp: padding rows included) */
+static double wq_weight(const struct amx_wq *w, size_t kk, size_t j)
+{
+	const uint8_t *h = hdr_at(w, kk / w->group, j);
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	double s = hdr_get(w, h, j % WQ_NR);
+	unsigned int u = get_u(w, kk, j);
+	int q = w->bits == 8 ? (int8_t)u : (int)u - (int)w->center;
+
+	if (w->form == WQ_ZP)
+		return s * (q - hdr_get(w, h + vo, j % WQ_NR));
+	if (w->form == WQ_MIN)
+		return s * q + hdr_get(w, h + vo, j % WQ_NR);
+	return s * q;
+}
+
+/* w->colw: the int8-activation GEMM's zero-point term (wq.h); 0 or -ENOMEM */
+static int wq_colw(struct amx_wq *w)
+{
+	w->colw = calloc(w->npanels * WQ_NR, sizeof(*w->colw));
+	if (!w->colw)
+		return -ENOMEM;
+	for (size_t j = 0; j < w->n; j++) {
+		double sum = 0.0;
+
+		for (size_t kk = 0; kk < w->kp; kk++)
+			sum += wq_weight(w, kk, j);
+		w->colw[j] = (float)sum;
+	}
+	return 0;
+}
+
 void amx_wq_free(struct amx_wq *w)
 {
 	if (!w)
 		return;
 	w->magic = 0;
 	free(w->data);
+	free(w->colw);
 	free(w);
 }
 
@@ -266,6 +299,10 @@ int amx_wq_create(struct amx_wq **out, const struct amx_wq_desc *d)
 			put_u(w, kk, j, d->type == AMX_WQ_S4 ? (unsigned int)(q + 8) :
 			      (unsigned int)(uint8_t)q);
 		}
+	if ((ret = wq_colw(w))) {
+		amx_wq_free(w);
+		return ret;
+	}
 	*out = w;
 	return 0;
 }
@@ -435,6 +472,10 @@ int amx_wq_import_ggml(struct amx_wq **out, enum amx_ggml_type type,
 				put_u(w, k0 + x + GGML_QK / 2, j, blk[x] >> 4);
 			}
 		}
+	if ((ret = wq_colw(w))) {
+		amx_wq_free(w);
+		return ret;
+	}
 	*out = w;
 	return 0;
 }
@@ -530,6 +571,61 @@ void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 		}
 }
 
+void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
+		    const int8_t *a, size_t lda, const int32_t *asum,
+		    const uint8_t *panel, float *out)
+{
+	size_t steps = w->group / 4, vo = WQ_NR * (w->f16 ? 2 : 4);
+	size_t sb = w->bits == 4 ? 32 : 64;
+	int32_t c = w->bits == 8 ? 128 : (int32_t)w->center;
+
+	for (size_t r = 0; r < mr; r++)
+		for (size_t p = 0; p < np; p++) {
+			float acc[WQ_NR] = { 0 };
+
+			for (size_t g = 0; g < w->ngroups; g++) {
+				const uint8_t *h = panel + p * w->pbytes +
+						   g * w->gbytes;
+				const uint8_t *d = h + w->hdr;
+				const int8_t *ar = a + r * lda + g * w->group;
+				int32_t dot[WQ_NR] = { 0 };
+				int32_t as = asum[r * w->ngroups + g];
+
+				for (size_t t = 0; t < steps; t++, d += sb)
+					for (size_t b = 0; b < 32; b++) {
+						size_t col = b / 2, kk = 4 * t + (b & 1);
+						int32_t lo, hi;
+
+						if (w->bits == 4) {
+							lo = d[b] & 15;
+							hi = d[b] >> 4;
+						} else {	/* q + 128 */
+							lo = (int8_t)d[b] + 128;
+							hi = (int8_t)d[32 + b] + 128;
+						}
+						dot[col] += ar[kk] * lo + ar[kk + 2] * hi;
+					}
+				for (size_t col = 0; col < WQ_NR; col++) {
+					float sc = hdr_get(w, h, col);
+
+					if (w->form == WQ_PLAIN) {
+						acc[col] += sc * (float)(dot[col] - c * as);
+						continue;
+					}
+					acc[col] += sc * (float)dot[col];
+					if (w->form == WQ_ZP)
+						acc[col] += -sc * hdr_get(w, h + vo, col) *
+							    (float)as;
+					else
+						acc[col] += hdr_get(w, h + vo, col) *
+							    (float)as;
+				}
+			}
+			memcpy(out + r * WQ_NP * WQ_NR + p * WQ_NR, acc,
+			       sizeof(acc));
+		}
+}
+
 struct wq_job {
 	const struct amx_wq *w;
 	const uint16_t *a;
@@ -540,6 +636,12 @@ struct wq_job {
 	int acc, avx512;
 	const struct gemm_epi *epi;
 	size_t next;		/* the next task (atomic) */
+	/* int8 A (amx_gemm_s8_wq()): a8 instead of a */
+	int i8;
+	const int8_t *a8;
+	const int32_t *iasum;	/* [m][ngroups] */
+	const float *rs;	/* [m] row scales, or NULL */
+	const int32_t *zp8;	/* [m] zero points of a8, or NULL */
 };
 
 /* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
@@ -549,8 +651,17 @@ static size_t wq_np(size_t mr)
 }
 
 static void wq_emit(const struct wq_job *jb, size_t i, size_t mr, size_t j,
-		    size_t cols, const float *out)
+		    size_t cols, float *out)
 {
+	/* int8 A: the zero points' share, then (unless the epilogue does) rs */
+	for (size_t r = 0; jb->zp8 && r < mr; r++)
+		for (size_t x = 0; x < cols; x++)
+			out[r * WQ_NP * WQ_NR + x] -= (float)jb->zp8[i + r] *
+						      jb->w->colw[j + x];
+	if (jb->rs && !jb->epi)
+		for (size_t r = 0; r < mr; r++)
+			for (size_t x = 0; x < cols; x++)
+				out[r * WQ_NP * WQ_NR + x] *= jb->rs[i + r];
 	if (jb->epi) {
 		gemm_epi_tile(jb->epi, i, mr, j, cols, out, WQ_NP * WQ_NR);
 		return;
@@ -588,6 +699,9 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
 	int small = !xbuf && jb->m <= WQ_SMALL_M;
 
+	if (jb->i8)
+		mrmax = WQ_MR;
+
 	/*
 	 * Up to WQ_SMALL_M rows, a chunk is the panels of one kernel call,
 	 * every block of rows passes over it (from L2 after the first), and
@@ -620,12 +734,22 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 			for (size_t p = c0; p < c1; p += np) {
 				size_t q = p + np < c1 ? np : c1 - p;
 				size_t j = p * WQ_NR, cols = q * WQ_NR;
-				const uint16_t *a = jb->a + i * jb->lda;
+				const uint16_t *a = jb->i8 ? NULL :
+						    jb->a + i * jb->lda;
 				const float *as = jb->asum ?
 					jb->asum + i * w->ngroups : NULL;
 				const uint8_t *pp = w->data + p * w->pbytes;
 
-				if (jb->avx512)
+				if (jb->i8 && jb->avx512)
+					wq_i8_kernel_avx512(w, mr, q,
+						jb->a8 + i * jb->lda, jb->lda,
+						jb->iasum + i * w->ngroups, pp, pf,
+						out);
+				else if (jb->i8)
+					wq_i8_kernel_c(w, mr, q,
+						jb->a8 + i * jb->lda, jb->lda,
+						jb->iasum + i * w->ngroups, pp, out);
+				else if (jb->avx512)
 					wq_kernel_avx512(w, mr, q, a, jb->lda, as,
 							 pp, xbuf ? xbuf +
 							 (p - c0) * xpanel : NULL,
@@ -660,7 +784,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 
 	(void)tid;
 	per = round_up((w->npanels + tasks - 1) / tasks, WQ_TASK_ALIGN);
-	if (jb->avx512 &&
+	if (jb->avx512 && !jb->i8 &&
 	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)) {
 		xchunk = WQ_XCHUNK / xpanel;
 		xchunk = xchunk < 3 ? 3 : xchunk / 3 * 3;
@@ -763,4 +887,127 @@ int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 	free(asum);
 	free(apad);
 	return 0;
+}
+
+/*
+ * int8 A: @u8 A is shifted to s8 (a - 128, its zero points with it),
+ * rows padded to kp with their zero point (a zero real value); the
+ * group sums of A worked out once.
+ */
+static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
+		      size_t lda, int u8, const float *rs, const int32_t *zp,
+		      const struct amx_wq *w, void *c, size_t ldc,
+		      const struct amx_epilogue *ep)
+{
+	size_t abytes, cbytes, esz = ep && ep->out == AMX_OUT_BF16 ? 2 : 4;
+	int8_t *a8 = NULL;
+	int32_t *iasum = NULL, *zp8 = NULL;
+	struct gemm_epi epi;
+	struct wq_job jb;
+	unsigned int simd;
+	bool ignored;
+	int ret;
+
+	if (flags & ~AMX_GEMM_ACCUMULATE)
+		return -EINVAL;
+	if (!w || w->magic != WQ_MAGIC)
+		return -EINVAL;
+	if ((ret = amx__matrix_span(m, w->k, lda, 1, a, &abytes)) ||
+	    (ret = amx__matrix_span(m, w->n, ldc, esz, c, &cbytes)))
+		return ret;
+	if (overlaps(a, abytes, c, cbytes) ||
+	    overlaps(w->data, w->bytes, c, cbytes))
+		return -EINVAL;
+	if (ep && (ep->magic != GEMM_EPI_MAGIC || ep->n != w->n))
+		return -EINVAL;
+	if (rs && ((ret = amx__matrix_span(1, m, m, 4, rs, &abytes)) ||
+		   overlaps(rs, abytes, c, cbytes)))
+		return ret ? ret : -EINVAL;
+	if (zp && ((ret = amx__matrix_span(1, m, m, 4, zp, &abytes)) ||
+		   overlaps(zp, abytes, c, cbytes)))
+		return ret ? ret : -EINVAL;
+	for (size_t i = 0; rs && i < m; i++)
+		if (!(rs[i] > 0.0f && rs[i] <= 3.40282347e38f))
+			return -EINVAL;
+	for (size_t i = 0; zp && i < m; i++)
+		if (zp[i] < 0 || zp[i] > 255)
+			return -EINVAL;
+	if (!m)
+		return 0;
+
+	a8 = malloc(m * w->kp);
+	iasum = malloc(m * w->ngroups * sizeof(*iasum));
+	zp8 = u8 ? malloc(m * sizeof(*zp8)) : NULL;
+	if (!a8 || !iasum || (u8 && !zp8)) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (size_t i = 0; i < m; i++) {
+		const uint8_t *src = (const uint8_t *)a + i * lda;
+		int8_t *dst = a8 + i * w->kp;
+		int32_t z = u8 ? (zp ? zp[i] : 0) - 128 : 0;
+
+		for (size_t kk = 0; kk < w->k; kk++)
+			dst[kk] = (int8_t)(u8 ? src[kk] ^ 0x80 : src[kk]);
+		for (size_t kk = w->k; kk < w->kp; kk++)
+			dst[kk] = (int8_t)z;
+		if (zp8)
+			zp8[i] = z;
+		for (size_t g = 0; g < w->ngroups; g++) {
+			int32_t sum = 0;
+
+			for (size_t kk = 0; kk < w->group; kk++)
+				sum += dst[g * w->group + kk];
+			iasum[i * w->ngroups + g] = sum;
+		}
+	}
+
+	memset(&jb, 0, sizeof(jb));
+	jb.w = w;
+	jb.i8 = 1;
+	jb.a8 = a8;
+	jb.lda = w->kp;
+	jb.m = m;
+	jb.c = c;
+	jb.ldc = ldc;
+	jb.acc = !!(flags & AMX_GEMM_ACCUMULATE);
+	jb.iasum = iasum;
+	jb.rs = rs;
+	jb.zp8 = zp8;
+	gemm_select_backend(GEMM_OP_U8S8, &simd);
+	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
+		    gemm_cpu_avx512vnni();
+	if (ep) {
+		epi = (struct gemm_epi){
+			.ep = ep, .rs = rs, .acc = jb.acc, .c = c, .ldc = ldc,
+			.avx512 = !!(simd & GEMM_SIMD_AVX512),
+		};
+		jb.epi = &epi;
+	}
+	amx_pool_run(wq_thread, &jb,
+		     w->bytes >= 512 * 1024 ||
+		     2.0 * m * w->n * w->k >= 4.0 * 1024 * 1024 ?
+		     amx_pool_size() : 1);
+	ret = 0;
+out:
+	free(a8);
+	free(iasum);
+	free(zp8);
+	return ret;
+}
+
+int amx_gemm_s8_wq(unsigned int flags, size_t m, const int8_t *a,
+		   size_t lda, const float *row_scale, const struct amx_wq *w,
+		   void *c, size_t ldc, const struct amx_epilogue *ep)
+{
+	return gemm_i8_wq(flags, m, a, lda, 0, row_scale, NULL, w, c, ldc, ep);
+}
+
+int amx_gemm_u8_wq(unsigned int flags, size_t m, const uint8_t *a,
+		   size_t lda, const float *row_scale, const int32_t *row_zp,
+		   const struct amx_wq *w, void *c, size_t ldc,
+		   const struct amx_epilogue *ep)
+{
+	return gemm_i8_wq(flags, m, a, lda, 1, row_scale, row_zp, w, c, ldc,
+			  ep);
 }

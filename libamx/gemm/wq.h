@@ -62,6 +62,7 @@ struct amx_wq {
 	size_t pbytes;		/* bytes of a panel */
 	size_t bytes;		/* all panels */
 	uint8_t *data;		/* 64-byte aligned */
+	float *colw;		/* [n] sum over kp rows of the weights (int8 A) */
 };
 
 /*
@@ -90,5 +91,28 @@ AMX_HIDDEN void wq_kernel_avx512(const struct amx_wq *w, size_t mr,
  */
 AMX_HIDDEN void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
 				 size_t np, uint8_t *xd);
+
+/*
+ * The int8-activation GEMM (amx_gemm_s8_wq(3)): A as int8 rows (u8 A is
+ * shifted by -128 first, its zero points with it), B's stored values as
+ * the unsigned operand of vpdpbusd: u (4-bit, 0..15) or q + 128 (8-bit).
+ * A group's contribution to acc[i][j], before the row's zero point and
+ * scale, with dot = sum a u and asum = sum a over the group, exact in
+ * int32:
+ *
+ *   WQ_PLAIN  s * (float)(dot - c * asum)    c = center, or 128 (8-bit)
+ *   WQ_ZP     s * (float)dot + (-s * z) * (float)asum
+ *   WQ_MIN    s * (float)dot + m * (float)asum
+ *
+ * then C = rs * (acc - zp * colw[j]): colw[j] = the sum of column j's
+ * weights, as the zero point's share of every product.
+ */
+AMX_HIDDEN void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
+			       const int8_t *a, size_t lda, const int32_t *asum,
+			       const uint8_t *panel, float *out);
+AMX_HIDDEN void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr,
+				    size_t np, const int8_t *a, size_t lda,
+				    const int32_t *asum, const uint8_t *panel,
+				    size_t pf, float *out);
 
 #endif /* AMX_GEMM_WQ_H */
