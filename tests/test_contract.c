@@ -69,7 +69,7 @@ enum fn {
 	F_GET_INFO, F_TILECFG_INIT, F_TILECFG_SET, F_TILE_CONFIGURE,
 	F_TILE_READ_CONFIG, F_SET_THREADS, F_GEMM_BACKEND, F_SIGSTACK_UNINSTALL,
 	F_QUANT_S8, F_QUANT_U8, F_QUANT_BF16_S8, F_QUANT_BF16_U8,
-	F_GEMM_BF16_WQ,
+	F_GEMM_BF16_WQ, F_GEMM_S8_WQ, F_GEMM_U8_WQ,
 };
 
 #define MAXARG 10
@@ -114,6 +114,16 @@ static const struct sig sigs[] = {
 	  { K_FLAGS, K_DIM, K_IN, K_LD, K_HANDLE, K_OUT, K_LD, K_INT },
 	  { 0, M, T_A, K, T_WQ, T_C, N, 0 },
 	  { [3] = -1, [6] = -2 }, { [3] = 1, [6] = 1 }, { [3] = 2, [6] = 4 } },
+	/* int8 A: row scales NULL (their checks: tests/test_wq.c) */
+	{ F_GEMM_S8_WQ, "amx_gemm_s8_wq", 9,
+	  { K_FLAGS, K_DIM, K_IN, K_LD, K_INT, K_HANDLE, K_OUT, K_LD, K_INT },
+	  { 0, M, T_A, K, 0, T_WQ, T_C, N, 0 },
+	  { [3] = -1, [7] = -2 }, { [3] = 1, [7] = 1 }, { [3] = 1, [7] = 4 } },
+	{ F_GEMM_U8_WQ, "amx_gemm_u8_wq", 10,
+	  { K_FLAGS, K_DIM, K_IN, K_LD, K_INT, K_INT, K_HANDLE, K_OUT, K_LD,
+	    K_INT },
+	  { 0, M, T_A, K, 0, 0, T_WQ, T_C, N, 0 },
+	  { [3] = -1, [8] = -2 }, { [3] = 1, [8] = 1 }, { [3] = 1, [8] = 4 } },
 	{ F_PB_CREATE, "amx_packed_b_create(bf16)", 6,
 	  { K_PPB, K_TYPE, K_DIM, K_DIM, K_IN, K_LD },
 	  { T_PPB, AMX_GEMM_BF16, K, N, T_B, N },
@@ -265,6 +275,12 @@ static int call(enum fn fn, const uint64_t *v)
 	case F_GEMM_BF16_WQ:
 		return amx_gemm_bf16_wq(U(0), Z(1), P(2), Z(3), P(4), P(5), Z(6),
 					P(7));
+	case F_GEMM_S8_WQ:
+		return amx_gemm_s8_wq(U(0), Z(1), P(2), Z(3), P(4), P(5), P(6),
+				      Z(7), P(8));
+	case F_GEMM_U8_WQ:
+		return amx_gemm_u8_wq(U(0), Z(1), P(2), Z(3), P(4), P(5), P(6),
+				      P(7), Z(8), P(9));
 	case F_PB_CREATE:
 		return amx_packed_b_create(P(0), (enum amx_gemm_type)v[1], Z(2), Z(3), P(4), Z(5));
 	case F_PACK_BF16: return amx_pack_b_bf16(P(0), P(1), Z(2), Z(3), Z(4));
@@ -475,6 +491,8 @@ static void empty(void)
 		{ F_GEMM_U8S8, { 1, M, N, 0, 0, 0, 0, 0, T_C, N }, "k = 0 accumulate, A B NULL" },
 		{ F_GEMM_BF16_P, { 0, 0, 0, 0, T_PB_BF16, 0, 0 }, "packed m = 0, NULLs" },
 		{ F_GEMM_BF16_WQ, { 0, 0, 0, 0, T_WQ, 0, 0, 0 }, "wq m = 0, NULLs" },
+		{ F_GEMM_U8_WQ, { 0, 0, 0, 0, 0, 0, T_WQ, 0, 0, 0 },
+		  "u8 wq m = 0, NULLs" },
 		{ F_GEMM_CF16, { 0, M, N, 0, 0, 0, 0, 0, T_C, N }, "cf16 k = 0, A B NULL" },
 		{ F_GEMM_F16, { 0, M, 0, K, T_A, K, 0, 0, 0, 0 }, "f16 n = 0, B and C NULL" },
 		{ F_PB_CREATE, { T_PPB, AMX_GEMM_BF16, 8, 0, 0, 0 }, "create n = 0, B NULL" },

@@ -658,6 +658,47 @@ static void check_wq(struct in *in)
 		free(c);
 		free(c0);
 	}
+	if (!raws) {	/* int8 A: u8 rows with a zero point, no row scale */
+		size_t m = 1 + take(in) % 9, kp = (k + 3) / 4 * 4;
+		size_t ng8 = group ? k / group : 1;
+		uint8_t *a = malloc(m * k + 1);
+		int32_t *zpa = malloc(m * 4);
+		float *c = malloc(m * n * 4);
+
+		for (size_t x = 0; x < m * k; x++)
+			a[x] = take(in);
+		for (size_t i = 0; i < m; i++)
+			zpa[i] = take(in);
+		if (amx_gemm_u8_wq(0, m, a, k, NULL, zpa, w, c, n, NULL))
+			abort();
+		for (size_t i = 0; i < m; i++)
+			for (size_t j = 0; j < n; j++) {
+				double ref = 0, e = 0;
+
+				for (size_t kk = 0; kk < k; kk++) {
+					size_t g = kk / gs * n + j;
+					double av = (double)a[i * k + kk] - zpa[i];
+					int qq = q[kk * ldq + j];
+					double z = type == AMX_WQ_U4 && !zp && !mins ? 8 :
+						   zp ? zp[g] : 0;
+					double wx = mins ? (double)sc[g] * qq + mins[g] :
+						    (double)sc[g] * (qq - z);
+
+					ref += av * wx;
+					e += ((av < 0 ? -av : av) + zpa[i] + 128) *
+					     (wx < 0 ? -wx : wx);
+				}
+				e *= 0x1p-23 * (double)(ng8 + 8 + (kp - k));
+				if (!(c[i * n + j] - ref <= e && ref - c[i * n + j] <= e)) {
+					fprintf(stderr, "wq u8 gemm [%zu][%zu] %a, ref %a\n",
+						i, j, (double)c[i * n + j], ref);
+					abort();
+				}
+			}
+		free(a);
+		free(zpa);
+		free(c);
+	}
 	free(b);
 	amx_wq_free(w);
 out:
