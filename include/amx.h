@@ -393,6 +393,12 @@ AMX_API int amx_unpack_b_i8(int8_t *b, const void *src, size_t k, size_t n,
 
 /* flags */
 #define AMX_GEMM_ACCUMULATE	(1u << 0)	/* C += A*B instead of C = A*B */
+/*
+ * amx_gemm_bf16_wq() only: quantize each row of A to int8 on its way into
+ * the GEMM (one scale per row, as amx_quantize_bf16_s8()) and multiply
+ * as amx_gemm_s8_wq() does
+ */
+#define AMX_GEMM_QUANTIZE_A	(1u << 1)
 
 /* element types of a pre-packed B */
 enum amx_gemm_type {
@@ -820,7 +826,8 @@ AMX_API int amx_wq_import_ggml(struct amx_wq **w, enum amx_ggml_type type,
  * accumulation; with @ep (NULL: none, C fp32) the fused epilogue as in
  * amx_gemm_bf16_ep() without row scales.  Returns 0 (m 0: nothing done)
  * or -EINVAL (NULL a, w or c, lda < k, ldc < n, flags unknown, ep's n
- * not w's, C overlapping A or w), -EOVERFLOW, -ENOMEM; on error C is
+ * not w's, C overlapping A or w), -EOVERFLOW, -ENOMEM, and with
+ * AMX_GEMM_QUANTIZE_A -EDOM (a NaN or infinity in A); on error C is
  * untouched.
  */
 AMX_API int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,

@@ -374,8 +374,13 @@ static void mutate(const struct sig *s)
 		case K_INT:
 			break;
 		case K_FLAGS:
-			TRY(i, 2, -EINVAL, "unknown flag 2");
+			/* amx_gemm_bf16_wq() knows AMX_GEMM_QUANTIZE_A (2) */
+			TRY(i, s->fn == F_GEMM_BF16_WQ ? 4 : 2, -EINVAL,
+			    "unknown flag 2 (bf16_wq: 4)");
 			TRY(i, 1u << 31, -EINVAL, "unknown flag 1<<31");
+			if (s->fn != F_GEMM_BF16_WQ)
+				TRY(i, AMX_GEMM_QUANTIZE_A, -EINVAL,
+				    "AMX_GEMM_QUANTIZE_A (bf16_wq only)");
 			break;
 		case K_TYPE:
 			TRY(i, 0, -EINVAL, "type 0");

@@ -201,6 +201,29 @@ static int check_gemm(const char *what, const struct amx_wq *w, size_t m,
 		}
 	tap_ok(!bad, "%s: accumulate adds C once", what);
 
+	/* AMX_GEMM_QUANTIZE_A: amx_quantize_bf16_s8() then amx_gemm_s8_wq() */
+	{
+		int8_t *q = malloc(m * k);
+		float *rs = malloc(m * 4);
+
+		bad = amx_quantize_bf16_s8(m, k, a, lda, q, k, rs) != 0;
+		bad += amx_gemm_s8_wq(0, m, q, k, rs, w, c2, ldc, NULL) != 0;
+		{
+			float *c3 = malloc(m * ldc * 4);
+
+			memcpy(c3, c0, m * ldc * 4);
+			bad += amx_gemm_bf16_wq(AMX_GEMM_QUANTIZE_A, m, a, lda, w,
+						c3, ldc, NULL) != 0;
+			for (size_t i = 0; i < m; i++)
+				bad += !!memcmp(c2 + i * ldc, c3 + i * ldc, n * 4);
+			free(c3);
+		}
+		free(q);
+		free(rs);
+		tap_ok(!bad, "%s: AMX_GEMM_QUANTIZE_A, the bits of quantize + s8",
+		       what);
+	}
+
 	/* epilogue: scale 2, bias; fp32 and bf16 out */
 	for (size_t j = 0; j < n; j++)
 		bias[j] = rndf(-1.0f, 1.0f);
@@ -727,7 +750,11 @@ static void test_errors(void)
 			tap_diag("line %d: %d, want %d", __LINE__, e, want); \
 		}							\
 	} while (0)
-	GEXPECT(-EINVAL, amx_gemm_bf16_wq(2, 2, a, 64, good, c, 4, NULL));
+	GEXPECT(-EINVAL, amx_gemm_bf16_wq(4, 2, a, 64, good, c, 4, NULL));
+	a[70] = 0x7fc0;	/* NaN: only the quantizing form refuses it */
+	GEXPECT(-EDOM, amx_gemm_bf16_wq(AMX_GEMM_QUANTIZE_A, 2, a, 64, good, c,
+					4, NULL));
+	a[70] = 0;
 	GEXPECT(-EINVAL, amx_gemm_bf16_wq(0, 2, a, 64, NULL, c, 4, NULL));
 	GEXPECT(-EINVAL, amx_gemm_bf16_wq(0, 2, NULL, 64, good, c, 4, NULL));
 	GEXPECT(-EINVAL, amx_gemm_bf16_wq(0, 2, a, 64, good, NULL, 4, NULL));

@@ -807,6 +807,15 @@ static int overlaps(const void *a, size_t an, const void *b, size_t bn)
 	return an && bn && x < y + bn && y < x + an;
 }
 
+#define I8_S8	0	/* the source of gemm_i8_wq()'s A: int8 */
+#define I8_U8	1	/* uint8 with zero points */
+#define I8_BF16	2	/* bf16, quantized here per row (symmetric) */
+
+static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
+		      size_t lda, int src, const float *rs, const int32_t *zp,
+		      const struct amx_wq *w, void *c, size_t ldc,
+		      const struct amx_epilogue *ep);
+
 int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 		     size_t lda, const struct amx_wq *w, void *c, size_t ldc,
 		     const struct amx_epilogue *ep)
@@ -820,6 +829,9 @@ int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 	bool ignored;
 	int ret;
 
+	if (flags & AMX_GEMM_QUANTIZE_A)
+		return gemm_i8_wq(flags & ~AMX_GEMM_QUANTIZE_A, m, a, lda,
+				  I8_BF16, NULL, NULL, w, c, ldc, ep);
 	if (flags & ~AMX_GEMM_ACCUMULATE)
 		return -EINVAL;
 	if (!w || w->magic != WQ_MAGIC)
@@ -895,13 +907,15 @@ int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
  * group sums of A worked out once.
  */
 static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
-		      size_t lda, int u8, const float *rs, const int32_t *zp,
+		      size_t lda, int src, const float *rs, const int32_t *zp,
 		      const struct amx_wq *w, void *c, size_t ldc,
 		      const struct amx_epilogue *ep)
 {
 	size_t abytes, cbytes, esz = ep && ep->out == AMX_OUT_BF16 ? 2 : 4;
+	int u8 = src == I8_U8;
 	int8_t *a8 = NULL;
 	int32_t *iasum = NULL, *zp8 = NULL;
+	float *qs = NULL;
 	struct gemm_epi epi;
 	struct wq_job jb;
 	unsigned int simd;
@@ -912,7 +926,8 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 		return -EINVAL;
 	if (!w || w->magic != WQ_MAGIC)
 		return -EINVAL;
-	if ((ret = amx__matrix_span(m, w->k, lda, 1, a, &abytes)) ||
+	if ((ret = amx__matrix_span(m, w->k, lda, src == I8_BF16 ? 2 : 1, a,
+				    &abytes)) ||
 	    (ret = amx__matrix_span(m, w->n, ldc, esz, c, &cbytes)))
 		return ret;
 	if (overlaps(a, abytes, c, cbytes) ||
@@ -938,17 +953,24 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	a8 = malloc(m * w->kp);
 	iasum = malloc(m * w->ngroups * sizeof(*iasum));
 	zp8 = u8 ? malloc(m * sizeof(*zp8)) : NULL;
-	if (!a8 || !iasum || (u8 && !zp8)) {
+	qs = src == I8_BF16 ? malloc(m * sizeof(*qs)) : NULL;
+	if (!a8 || !iasum || (u8 && !zp8) || (src == I8_BF16 && !qs)) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* quantized straight into the kernels' copy: no pass of its own */
+	if (src == I8_BF16 &&
+	    (ret = amx_quantize_bf16_s8(m, w->k, a, lda, a8, w->kp, qs)))
+		goto out;
+	if (qs)
+		rs = qs;
 	for (size_t i = 0; i < m; i++) {
-		const uint8_t *src = (const uint8_t *)a + i * lda;
+		const uint8_t *s8 = (const uint8_t *)a + i * lda;
 		int8_t *dst = a8 + i * w->kp;
 		int32_t z = u8 ? (zp ? zp[i] : 0) - 128 : 0;
 
-		for (size_t kk = 0; kk < w->k; kk++)
-			dst[kk] = (int8_t)(u8 ? src[kk] ^ 0x80 : src[kk]);
+		for (size_t kk = 0; src != I8_BF16 && kk < w->k; kk++)
+			dst[kk] = (int8_t)(u8 ? s8[kk] ^ 0x80 : s8[kk]);
 		for (size_t kk = w->k; kk < w->kp; kk++)
 			dst[kk] = (int8_t)z;
 		if (zp8)
@@ -993,6 +1015,7 @@ out:
 	free(a8);
 	free(iasum);
 	free(zp8);
+	free(qs);
 	return ret;
 }
 
@@ -1000,7 +1023,8 @@ int amx_gemm_s8_wq(unsigned int flags, size_t m, const int8_t *a,
 		   size_t lda, const float *row_scale, const struct amx_wq *w,
 		   void *c, size_t ldc, const struct amx_epilogue *ep)
 {
-	return gemm_i8_wq(flags, m, a, lda, 0, row_scale, NULL, w, c, ldc, ep);
+	return gemm_i8_wq(flags, m, a, lda, I8_S8, row_scale, NULL, w, c, ldc,
+			  ep);
 }
 
 int amx_gemm_u8_wq(unsigned int flags, size_t m, const uint8_t *a,
@@ -1008,6 +1032,6 @@ int amx_gemm_u8_wq(unsigned int flags, size_t m, const uint8_t *a,
 		   const struct amx_wq *w, void *c, size_t ldc,
 		   const struct amx_epilogue *ep)
 {
-	return gemm_i8_wq(flags, m, a, lda, 1, row_scale, row_zp, w, c, ldc,
+	return gemm_i8_wq(flags, m, a, lda, I8_U8, row_scale, row_zp, w, c, ldc,
 			  ep);
 }
