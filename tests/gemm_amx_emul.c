@@ -17,6 +17,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +189,88 @@ void amx_model_tile_release(void)
 
 #include "gemm_grid.h"
 
+/*
+ * amx_gemm_bf16_wq() from M = 32 on (modelled) AMX: blocks of 32 and 16
+ * rows on the tiles, the rest on AVX-512 (or C), every kind of B, 1 and
+ * 2 threads, against an fp64 product of A with the dequantized weights
+ * (exact here: fp16-exact scales times small integers): within
+ * 2^-22 (k + 32) sum |a| |w|; the tile instructions counted.
+ */
+static void t_wq(void)
+{
+	static const struct { int type, zp; uint32_t group; size_t m, n, k; }
+	cs[] = {
+		{ AMX_WQ_S4, 0, 32, 32, 32, 64 },
+		{ AMX_WQ_U4, 1, 64, 45, 47, 128 },
+		{ AMX_WQ_S8, 0, 128, 70, 33, 256 },
+		{ AMX_WQ_U4, 0, 0, 48, 16, 96 },
+		{ AMX_WQ_U4, 1, 32, 100, 80, 96 },
+	};
+
+	for (size_t x = 0; x < sizeof(cs) / sizeof(cs[0]); x++) {
+		size_t m = cs[x].m, n = cs[x].n, k = cs[x].k;
+		size_t ng = cs[x].group ? k / cs[x].group : 1;
+		int8_t *q = malloc(k * n);
+		float *sc = malloc(ng * n * 4), *b = malloc(k * n * 4);
+		float *c = malloc(m * n * 4), *c2 = malloc(m * n * 4);
+		uint8_t *zp = malloc(ng * n);
+		amx_bf16 *a = malloc(m * k * 2);
+		struct amx_wq_desc d = { .type = (uint32_t)cs[x].type,
+					 .group = cs[x].group, .k = k, .n = n,
+					 .q = q, .ldq = n, .scales = sc,
+					 .zp = cs[x].zp ? zp : NULL };
+		struct amx_wq *w = NULL;
+		unsigned long ops = emu_ops;
+		int bad = 0;
+		uint64_t r = 0x1234567ull + x;
+
+		for (size_t i = 0; i < k * n; i++) {
+			r = r * 6364136223846793005ull + 1442695040888963407ull;
+			q[i] = (int8_t)(cs[x].type == AMX_WQ_S8 ? (int)(r >> 56) - 128 :
+					cs[x].type == AMX_WQ_S4 ? (int)(r >> 60) - 8 :
+					(int)(r >> 60));
+		}
+		for (size_t i = 0; i < ng * n; i++) {
+			sc[i] = (float)(1 + i % 13) / 64.0f;
+			zp[i] = (uint8_t)(i % 16);
+		}
+		for (size_t i = 0; i < m * k; i++)
+			a[i] = amx_fp32_to_bf16((float)((int)(i * 37 % 17) - 8) / 8.0f);
+		bad += amx_wq_create(&w, &d) != 0;
+		bad += !bad && amx_wq_dequantize(w, b, n) != 0;
+		for (unsigned int th = 1; !bad && th <= 2; th++) {
+			amx_set_num_threads(th);
+			memset(c, 0, m * n * 4);
+			bad += amx_gemm_bf16_wq(0, m, a, k, w, c, n, NULL) != 0;
+			for (size_t i = 0; i < m; i++)
+				for (size_t j = 0; j < n; j++) {
+					double ref = 0, e = 0;
+
+					for (size_t kk = 0; kk < k; kk++) {
+						double av = amx_bf16_to_fp32(a[i * k + kk]);
+
+						ref += av * b[kk * n + j];
+						e += fabs(av * b[kk * n + j]);
+					}
+					bad += !(fabs(c[i * n + j] - ref) <=
+						 ldexp((double)k + 32, -22) * e);
+				}
+			if (th == 1)
+				memcpy(c2, c, m * n * 4);
+			else
+				bad += !!memcmp(c, c2, m * n * 4);
+		}
+		amx_set_num_threads(1);
+		tap_ok(!bad && emu_ops > ops,
+		       "amx-model wq type %d%s group %u, %zu x %zu x %zu: within "
+		       "bound, 2 threads the same bits, %lu tile products",
+		       cs[x].type, cs[x].zp ? "+zp" : "", cs[x].group, m, n, k,
+		       emu_ops - ops);
+		amx_wq_free(w);
+		free(q); free(sc); free(b); free(c); free(c2); free(zp); free(a);
+	}
+}
+
 int main(void)
 {
 	unsigned long moves;
@@ -303,6 +386,7 @@ int main(void)
 			 "with small 0 (AVX-512 BF16 %s)", before[0], before[1],
 			 avx ? "here: want 0" : "absent: want some");
 	}
+	t_wq();
 	printf("# %lu TDP instructions modelled\n", emu_ops);
 	tap_ok(emu_ops > 0, "the AMX micro-kernels ran");
 	return tap_finish();

@@ -16,6 +16,7 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/wq.c
 	${AMX_GEMM_DIR}/wq_avx512.c
 	${AMX_GEMM_DIR}/wq_vnni_avx512.c
+	${AMX_GEMM_DIR}/wq_amx.c
 	${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c
 	${AMX_GEMM_DIR}/pack_s8_vnni.c

@@ -24,6 +24,7 @@
 #define WQ_EXPAND_M8	32
 #define WQ_EXPAND_M4	(WQ_SMALL_M + 1)
 #define WQ_XCHUNK	(768u * 1024)	/* bytes of a widened chunk */
+#define WQ_AMX_M	32	/* from this M, AMX where the process has it */
 
 static int wq_finite(float f)
 {
@@ -626,6 +627,34 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 		}
 }
 
+void wq_group_add(const struct amx_wq *w, const uint8_t *h, size_t rows,
+		  const float *src, size_t lds, const float *asum,
+		  size_t asum_ld, float *out, size_t ldo, int avx512)
+{
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+
+	if (avx512) {
+		wq_group_add_avx512(w, h, rows, src, lds, asum, asum_ld, out,
+				    ldo);
+		return;
+	}
+	for (size_t c = 0; c < WQ_NR; c++) {
+		float s = hdr_get(w, h, c), v = 0.0f;
+
+		if (w->form == WQ_ZP)
+			v = s * -hdr_get(w, h + vo, c);
+		else if (w->form == WQ_MIN)
+			v = hdr_get(w, h + vo, c);
+		for (size_t r = 0; r < rows; r++) {
+			float acc = out[r * ldo + c] + s * src[r * lds + c];
+
+			if (w->form != WQ_PLAIN)
+				acc += v * asum[r * asum_ld];
+			out[r * ldo + c] = acc;
+		}
+	}
+}
+
 struct wq_job {
 	const struct amx_wq *w;
 	const uint16_t *a;
@@ -642,6 +671,7 @@ struct wq_job {
 	const int32_t *iasum;	/* [m][ngroups] */
 	const float *rs;	/* [m] row scales, or NULL */
 	const int32_t *zp8;	/* [m] zero points of a8, or NULL */
+	int amx;		/* AMX for the blocks of 16 and 32 rows */
 };
 
 /* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
@@ -691,7 +721,7 @@ static size_t wq_mr(const struct amx_wq *w)
  * the thread's room for a widened chunk, or NULL.
  */
 static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
-		    uint8_t *xbuf, size_t xchunk)
+		    uint8_t *xbuf, size_t xchunk, int amx, float *amxout)
 {
 	const struct amx_wq *w = jb->w;
 	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
@@ -723,10 +753,30 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 		size_t c1 = c0 + chunk < p1 ? c0 + chunk : p1;
 		size_t pf = small && c1 < p1 ? (c1 - c0) * w->pbytes : 0;
 
+		size_t i0 = 0;
+
 		if (xbuf)
 			wq_expand_avx512(w, w->data + c0 * w->pbytes, c1 - c0,
 					 xbuf);
-		for (size_t i = 0, mr; i < jb->m; i += mr) {
+		/* AMX: the blocks of 32 and 16 rows; the rest as below */
+		for (size_t mr; amx && xbuf && jb->m - i0 >= 16; i0 += mr) {
+			mr = jb->m - i0 >= 32 ? 32 : 16;
+			for (size_t p = c0; p < c1; p += 2) {
+				size_t q = p + 2 <= c1 ? 2 : 1;
+				size_t j = p * WQ_NR, cols = q * WQ_NR;
+
+				wq_amx_kernel(w, mr, q, jb->a + i0 * jb->lda,
+					      jb->lda, jb->asum ? jb->asum +
+					      i0 * w->ngroups : NULL,
+					      w->data + p * w->pbytes,
+					      xbuf + (p - c0) * xpanel, xpanel,
+					      jb->avx512, amxout);
+				if (cols > w->n - j)
+					cols = w->n - j;
+				wq_emit(jb, i0, mr, j, cols, amxout);
+			}
+		}
+		for (size_t i = i0, mr; i < jb->m; i += mr) {
 			size_t np;
 
 			mr = jb->m - i < mrmax ? jb->m - i : mrmax;
@@ -781,13 +831,27 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	size_t tasks = nthr > 1 ? (size_t)nthr * 4 : 1, per, t;
 	size_t xpanel = w->kp * WQ_NR * 2, xchunk = 0;
 	uint8_t *xbuf = NULL;
+	float *amxout = NULL;
+	int amx = jb->amx;
 
 	(void)tid;
 	per = round_up((w->npanels + tasks - 1) / tasks, WQ_TASK_ALIGN);
+	/* AMX: its own configuration in each thread, or AVX-512 there */
+	if (amx && gemm_amx_begin())
+		amx = 0;
+	if (amx)
+		amxout = aligned_alloc(64, 32 * WQ_NP * WQ_NR * sizeof(*amxout));
+	if (amx && !amxout) {
+		gemm_amx_end();
+		amx = 0;
+	}
 	if (jb->avx512 && !jb->i8 &&
-	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)) {
+	    (amx || jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8))) {
+		/* whole kernel calls: 3 panels (AVX-512), 2 (AMX) */
+		size_t np = amx ? 2 : 3;
+
 		xchunk = WQ_XCHUNK / xpanel;
-		xchunk = xchunk < 3 ? 3 : xchunk / 3 * 3;
+		xchunk = xchunk < np ? np : xchunk / np * np;
 		xbuf = aligned_alloc(64, xchunk * xpanel);
 	}
 	while ((t = __atomic_fetch_add(&jb->next, 1, __ATOMIC_RELAXED)) * per <
@@ -795,8 +859,11 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		size_t p1 = (t + 1) * per;
 
 		wq_task(jb, t * per, p1 < w->npanels ? p1 : w->npanels, xbuf,
-			xchunk);
+			xchunk, amx, amxout);
 	}
+	if (amx)
+		gemm_amx_end();
+	free(amxout);
 	free(xbuf);
 }
 
@@ -821,6 +888,7 @@ int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 		     const struct amx_epilogue *ep)
 {
 	size_t abytes, cbytes, esz = ep && ep->out == AMX_OUT_BF16 ? 2 : 4;
+	const struct gemm_backend *be;
 	uint16_t *apad = NULL;
 	float *asum = NULL;
 	struct gemm_epi epi;
@@ -855,9 +923,15 @@ int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 	jb.c = c;
 	jb.ldc = ldc;
 	jb.acc = !!(flags & AMX_GEMM_ACCUMULATE);
-	gemm_select_backend(GEMM_OP_BF16, &simd);
+	be = gemm_select_backend(GEMM_OP_BF16, &simd);
 	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
 		    gemm_cpu_avx512bf16();
+	/*
+	 * AMX from WQ_AMX_M rows, for groups of whole tiles (32 rows of K):
+	 * a chunk of B is widened for it in any case
+	 */
+	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && jb.avx512 &&
+		 m >= WQ_AMX_M && w->group % 32 == 0;
 	if (ep) {
 		epi = (struct gemm_epi){
 			.ep = ep, .acc = jb.acc, .c = c, .ldc = ldc,

@@ -93,6 +93,30 @@ AMX_HIDDEN void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
 				 size_t np, uint8_t *xd);
 
 /*
+ * AMX (wq_amx.c): rows [0, mr) (16 or 32) of bf16 A x panels [0, np) (1
+ * or 2) widened at @xd (@xpanel bytes apart) into @out as the AVX-512
+ * kernel writes it; AMX configured as gemm_amx_begin() does.  Groups of
+ * a multiple of 32 rows, A rows readable to kp.
+ */
+AMX_HIDDEN void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
+			      const uint16_t *a, size_t lda, const float *asum,
+			      const uint8_t *panel, const uint8_t *xd,
+			      size_t xpanel, int avx512, float *out);
+/*
+ * out[r][x] += s[x] * src[r][x] (+ v[x] * asum[r * asum_ld]) for the 16
+ * columns of the group header @h, r < rows: a group's dot products into
+ * the accumulators (wq.h's formulas); with AVX-512F or in C.
+ */
+AMX_HIDDEN void wq_group_add(const struct amx_wq *w, const uint8_t *h,
+			     size_t rows, const float *src, size_t lds,
+			     const float *asum, size_t asum_ld, float *out,
+			     size_t ldo, int avx512);
+AMX_HIDDEN void wq_group_add_avx512(const struct amx_wq *w, const uint8_t *h,
+				    size_t rows, const float *src, size_t lds,
+				    const float *asum, size_t asum_ld,
+				    float *out, size_t ldo);
+
+/*
  * The int8-activation GEMM (amx_gemm_s8_wq(3)): A as int8 rows (u8 A is
  * shifted by -128 first, its zero points with it), B's stored values as
  * the unsigned operand of vpdpbusd: u (4-bit, 0..15) or q + 128 (8-bit).

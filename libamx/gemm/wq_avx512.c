@@ -210,6 +210,30 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 					acc[r][p]);
 }
 
+void wq_group_add_avx512(const struct amx_wq *w, const uint8_t *h,
+			 size_t rows, const float *src, size_t lds,
+			 const float *asum, size_t asum_ld, float *out,
+			 size_t ldo)
+{
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	__m512 s = hdr_vec(w, h), v = s;
+
+	if (w->form == WQ_ZP)
+		v = _mm512_mul_ps(s, _mm512_sub_ps(_mm512_setzero_ps(),
+						   hdr_vec(w, h + vo)));
+	else if (w->form == WQ_MIN)
+		v = hdr_vec(w, h + vo);
+	for (size_t r = 0; r < rows; r++) {
+		__m512 acc = _mm512_fmadd_ps(_mm512_loadu_ps(src + r * lds), s,
+					     _mm512_loadu_ps(out + r * ldo));
+
+		if (w->form != WQ_PLAIN)
+			acc = _mm512_fmadd_ps(_mm512_set1_ps(asum[r * asum_ld]), v,
+					      acc);
+		_mm512_storeu_ps(out + r * ldo, acc);
+	}
+}
+
 #define WQ_K(bits, mr, np)						\
 static void wq_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 				     const uint16_t *a, size_t lda,	\
