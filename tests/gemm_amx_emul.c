@@ -190,11 +190,13 @@ void amx_model_tile_release(void)
 #include "gemm_grid.h"
 
 /*
- * amx_gemm_bf16_wq() from M = 32 on (modelled) AMX: blocks of 32 and 16
- * rows on the tiles, the rest on AVX-512 (or C), every kind of B, 1 and
- * 2 threads, against an fp64 product of A with the dequantized weights
- * (exact here: fp16-exact scales times small integers): within
- * 2^-22 (k + 32) sum |a| |w|; the tile instructions counted.
+ * amx_gemm_bf16_wq() and amx_gemm_u8_wq() from M = 32 on (modelled)
+ * AMX: blocks of 32 and 16 rows on the tiles (TDPBF16PS, TDPBUSD), the
+ * rest on AVX-512 (or C), every kind of B, 1 and 2 threads, against an
+ * fp64 product of A (bf16, or the u8 rows' real values (a - zp)) with
+ * the dequantized weights (exact here: fp16-exact scales times small
+ * integers): within 2^-22 (k + 32) sum |a| |w| (u8: |a| + zp + 128);
+ * the tile instructions counted.
  */
 static void t_wq(void)
 {
@@ -203,7 +205,7 @@ static void t_wq(void)
 		{ AMX_WQ_S4, 0, 32, 32, 32, 64 },
 		{ AMX_WQ_U4, 1, 64, 45, 47, 128 },
 		{ AMX_WQ_S8, 0, 128, 70, 33, 256 },
-		{ AMX_WQ_U4, 0, 0, 48, 16, 96 },
+		{ AMX_WQ_U4, 0, 0, 48, 16, 128 },
 		{ AMX_WQ_U4, 1, 32, 100, 80, 96 },
 	};
 
@@ -266,6 +268,50 @@ static void t_wq(void)
 		       "bound, 2 threads the same bits, %lu tile products",
 		       cs[x].type, cs[x].zp ? "+zp" : "", cs[x].group, m, n, k,
 		       emu_ops - ops);
+		/* u8 A, zero points 0..255 */
+		{
+			uint8_t *a8 = malloc(m * k);
+			int32_t *za = malloc(m * 4);
+
+			ops = emu_ops;
+			for (size_t i = 0; i < m * k; i++)
+				a8[i] = (uint8_t)(i * 131 % 251);
+			for (size_t i = 0; i < m; i++)
+				za[i] = (int32_t)(i * 53 % 256);
+			bad = 0;
+			for (unsigned int th = 1; th <= 2; th++) {
+				amx_set_num_threads(th);
+				bad += amx_gemm_u8_wq(0, m, a8, k, NULL, za, w, c, n,
+						      NULL) != 0;
+				for (size_t i = 0; i < m; i++)
+					for (size_t j = 0; j < n; j++) {
+						double ref = 0, e = 0;
+
+						for (size_t kk = 0; kk < k; kk++) {
+							double av = (double)a8[i * k + kk] -
+								    za[i];
+
+							ref += av * b[kk * n + j];
+							e += (fabs(av) + za[i] + 128) *
+							     fabs(b[kk * n + j]);
+						}
+						bad += !(fabs(c[i * n + j] - ref) <=
+							 ldexp((double)k + 32, -22) * e);
+					}
+				if (th == 1)
+					memcpy(c2, c, m * n * 4);
+				else
+					bad += !!memcmp(c, c2, m * n * 4);
+			}
+			amx_set_num_threads(1);
+			tap_ok(!bad && emu_ops > ops,
+			       "amx-model wq u8 A, type %d%s group %u, %zu x %zu x "
+			       "%zu: within bound, 2 threads the same bits, %lu "
+			       "tile products", cs[x].type, cs[x].zp ? "+zp" : "",
+			       cs[x].group, m, n, k, emu_ops - ops);
+			free(a8);
+			free(za);
+		}
 		amx_wq_free(w);
 		free(q); free(sc); free(b); free(c); free(c2); free(zp); free(a);
 	}

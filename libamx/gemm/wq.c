@@ -672,6 +672,7 @@ struct wq_job {
 	const float *rs;	/* [m] row scales, or NULL */
 	const int32_t *zp8;	/* [m] zero points of a8, or NULL */
 	int amx;		/* AMX for the blocks of 16 and 32 rows */
+	const uint8_t *a8u;	/* int8 A on AMX: a + 128, rows lda apart */
 };
 
 /* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
@@ -721,11 +722,13 @@ static size_t wq_mr(const struct amx_wq *w)
  * the thread's room for a widened chunk, or NULL.
  */
 static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
-		    uint8_t *xbuf, size_t xchunk, int amx, float *amxout)
+		    uint8_t *xbuf, int32_t *xcs, size_t xchunk, int amx,
+		    float *amxout)
 {
 	const struct amx_wq *w = jb->w;
 	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
-	size_t xpanel = w->kp * WQ_NR * 2;	/* bytes of a widened panel */
+	/* bytes of a widened panel: bf16 pairs, or int8 quads (int8 A) */
+	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2);
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
 	int small = !xbuf && jb->m <= WQ_SMALL_M;
 
@@ -755,7 +758,10 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 
 		size_t i0 = 0;
 
-		if (xbuf)
+		if (xbuf && jb->i8)
+			wq_expand_i8_avx512(w, w->data + c0 * w->pbytes,
+					    c1 - c0, xbuf, xcs);
+		else if (xbuf)
 			wq_expand_avx512(w, w->data + c0 * w->pbytes, c1 - c0,
 					 xbuf);
 		/* AMX: the blocks of 32 and 16 rows; the rest as below */
@@ -765,12 +771,22 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 				size_t q = p + 2 <= c1 ? 2 : 1;
 				size_t j = p * WQ_NR, cols = q * WQ_NR;
 
-				wq_amx_kernel(w, mr, q, jb->a + i0 * jb->lda,
-					      jb->lda, jb->asum ? jb->asum +
-					      i0 * w->ngroups : NULL,
-					      w->data + p * w->pbytes,
-					      xbuf + (p - c0) * xpanel, xpanel,
-					      jb->avx512, amxout);
+				if (jb->i8)
+					wq_amx_i8_kernel(w, mr, q,
+						jb->a8u + i0 * jb->lda, jb->lda,
+						jb->iasum + i0 * w->ngroups,
+						w->data + p * w->pbytes,
+						xbuf + (p - c0) * xpanel, xpanel,
+						xcs + (p - c0) * w->ngroups * WQ_NR,
+						jb->avx512, amxout);
+				else
+					wq_amx_kernel(w, mr, q,
+						jb->a + i0 * jb->lda, jb->lda,
+						jb->asum ? jb->asum +
+						i0 * w->ngroups : NULL,
+						w->data + p * w->pbytes,
+						xbuf + (p - c0) * xpanel, xpanel,
+						jb->avx512, amxout);
 				if (cols > w->n - j)
 					cols = w->n - j;
 				wq_emit(jb, i0, mr, j, cols, amxout);
@@ -780,7 +796,7 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 			size_t np;
 
 			mr = jb->m - i < mrmax ? jb->m - i : mrmax;
-			np = xbuf && mr >= 3 ? 3 : wq_np(mr);
+			np = xbuf && !jb->i8 && mr >= 3 ? 3 : wq_np(mr);
 			for (size_t p = c0; p < c1; p += np) {
 				size_t q = p + np < c1 ? np : c1 - p;
 				size_t j = p * WQ_NR, cols = q * WQ_NR;
@@ -829,15 +845,16 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	struct wq_job *jb = arg;
 	const struct amx_wq *w = jb->w;
 	size_t tasks = nthr > 1 ? (size_t)nthr * 4 : 1, per, t;
-	size_t xpanel = w->kp * WQ_NR * 2, xchunk = 0;
+	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2), xchunk = 0;
 	uint8_t *xbuf = NULL;
+	int32_t *xcs = NULL;
 	float *amxout = NULL;
 	int amx = jb->amx;
 
 	(void)tid;
 	per = round_up((w->npanels + tasks - 1) / tasks, WQ_TASK_ALIGN);
 	/* AMX: its own configuration in each thread, or AVX-512 there */
-	if (amx && gemm_amx_begin())
+	if (amx && (jb->i8 ? wq_amx_i8_config(w) : gemm_amx_begin()))
 		amx = 0;
 	if (amx)
 		amxout = aligned_alloc(64, 32 * WQ_NP * WQ_NR * sizeof(*amxout));
@@ -845,26 +862,39 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		gemm_amx_end();
 		amx = 0;
 	}
-	if (jb->avx512 && !jb->i8 &&
-	    (amx || jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8))) {
+	if (jb->avx512 && (amx || (!jb->i8 &&
+	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)))) {
 		/* whole kernel calls: 3 panels (AVX-512), 2 (AMX) */
 		size_t np = amx ? 2 : 3;
 
 		xchunk = WQ_XCHUNK / xpanel;
 		xchunk = xchunk < np ? np : xchunk / np * np;
 		xbuf = aligned_alloc(64, xchunk * xpanel);
+		if (jb->i8) {
+			xcs = malloc(xchunk * w->ngroups * WQ_NR * sizeof(*xcs));
+			if (!xcs) {
+				free(xbuf);
+				xbuf = NULL;
+			}
+		}
+	}
+	/* without the widened chunk, no AMX: the kernels below take all */
+	if (amx && !xbuf) {
+		gemm_amx_end();
+		amx = 0;
 	}
 	while ((t = __atomic_fetch_add(&jb->next, 1, __ATOMIC_RELAXED)) * per <
 	       w->npanels) {
 		size_t p1 = (t + 1) * per;
 
 		wq_task(jb, t * per, p1 < w->npanels ? p1 : w->npanels, xbuf,
-			xchunk, amx, amxout);
+			xcs, xchunk, amx, amxout);
 	}
 	if (amx)
 		gemm_amx_end();
 	free(amxout);
 	free(xbuf);
+	free(xcs);
 }
 
 static int overlaps(const void *a, size_t an, const void *b, size_t bn)
@@ -987,6 +1017,8 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 {
 	size_t abytes, cbytes, esz = ep && ep->out == AMX_OUT_BF16 ? 2 : 4;
 	int u8 = src == I8_U8;
+	const struct gemm_backend *be;
+	uint8_t *a8u = NULL;
 	int8_t *a8 = NULL;
 	int32_t *iasum = NULL, *zp8 = NULL;
 	float *qs = NULL;
@@ -1070,9 +1102,22 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	jb.iasum = iasum;
 	jb.rs = rs;
 	jb.zp8 = zp8;
-	gemm_select_backend(GEMM_OP_U8S8, &simd);
+	be = gemm_select_backend(GEMM_OP_U8S8, &simd);
 	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
 		    gemm_cpu_avx512vnni();
+	/* AMX (TDPBUSD) from WQ_AMX_M rows, for groups of 32 or 64 rows */
+	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && jb.avx512 &&
+		 m >= WQ_AMX_M && wq_amx_i8_kt(w);
+	if (jb.amx) {
+		a8u = malloc(m * w->kp);
+		if (!a8u) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (size_t x = 0; x < m * w->kp; x++)
+			a8u[x] = (uint8_t)a8[x] ^ 0x80;
+		jb.a8u = a8u;
+	}
 	if (ep) {
 		epi = (struct gemm_epi){
 			.ep = ep, .rs = rs, .acc = jb.acc, .c = c, .ldc = ldc,
@@ -1087,6 +1132,7 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	ret = 0;
 out:
 	free(a8);
+	free(a8u);
 	free(iasum);
 	free(zp8);
 	free(qs);

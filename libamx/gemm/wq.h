@@ -34,6 +34,8 @@
 #ifndef AMX_GEMM_WQ_H
 #define AMX_GEMM_WQ_H
 
+#include <string.h>
+
 #include "gemm.h"
 
 #define WQ_MAGIC	0x616d7771u	/* "amxq" */
@@ -64,6 +66,22 @@ struct amx_wq {
 	uint8_t *data;		/* 64-byte aligned */
 	float *colw;		/* [n] sum over kp rows of the weights (int8 A) */
 };
+
+/* entry @i of a group header's array at @h (wq.h: fp16 or fp32) */
+static inline float wq_hdr(const struct amx_wq *w, const uint8_t *h,
+			   size_t i)
+{
+	float f;
+
+	if (w->f16) {
+		amx_fp16 v;
+
+		memcpy(&v, h + i * 2, sizeof(v));
+		return amx_fp16_to_fp32(v);
+	}
+	memcpy(&f, h + i * 4, sizeof(f));
+	return f;
+}
 
 /*
  * Rows [0, mr) x panels [0, np) of C's accumulators from A rows @a (bf16
@@ -138,5 +156,33 @@ AMX_HIDDEN void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr,
 				    size_t np, const int8_t *a, size_t lda,
 				    const int32_t *asum, const uint8_t *panel,
 				    size_t pf, float *out);
+
+/*
+ * For AMX's TDPBUSD (A unsigned, B signed): the integers of @np panels
+ * as int8 (4-bit u - 8, 8-bit q) in vpdpbusd/TDPBUSD's order, 64 bytes
+ * a step (4 rows x 16 columns), panel after panel, group after group, to
+ * the 64-byte aligned @xd (np * kp * WQ_NR bytes), and each group's
+ * column sums of them to @cs ([np][ngroups][16]).
+ */
+AMX_HIDDEN void wq_expand_i8_avx512(const struct amx_wq *w,
+				    const uint8_t *panel, size_t np,
+				    uint8_t *xd, int32_t *cs);
+/*
+ * The int8-A GEMM on AMX (wq_amx.c): rows [0, mr) (16 or 32) of A as
+ * uint8 (a + 128, rows @lda bytes apart) x panels [0, np) (1 or 2)
+ * widened by wq_expand_i8_avx512() at @xd (@xpanel bytes apart, group
+ * sums @cs), into @out as wq_i8_kernel_avx512() writes it; the tiles
+ * configured by wq_amx_i8_config() for w's group.  @asum: A's group sums
+ * (of a, not a + 128).
+ */
+AMX_HIDDEN void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr,
+				 size_t np, const uint8_t *a, size_t lda,
+				 const int32_t *asum, const uint8_t *panel,
+				 const uint8_t *xd, size_t xpanel,
+				 const int32_t *cs, int avx512, float *out);
+/* 0, or a negative errno: the tiles for wq_amx_i8_kernel() */
+AMX_HIDDEN int wq_amx_i8_config(const struct amx_wq *w);
+/* K rows of one TDPBUSD for w: 32 or 64; 0 when AMX cannot take w */
+AMX_HIDDEN size_t wq_amx_i8_kt(const struct amx_wq *w);
 
 #endif /* AMX_GEMM_WQ_H */

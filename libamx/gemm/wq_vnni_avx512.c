@@ -158,6 +158,35 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 					acc[r][p]);
 }
 
+void wq_expand_i8_avx512(const struct amx_wq *w, const uint8_t *panel,
+			 size_t np, uint8_t *xd, int32_t *cs)
+{
+	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
+	const __m512i ones = _mm512_set1_epi8(1);
+
+	for (size_t p = 0; p < np; p++)
+		for (size_t g = 0; g < w->ngroups; g++, cs += WQ_NR) {
+			const uint8_t *d = panel + p * w->pbytes +
+					   g * w->gbytes + w->hdr;
+			__m512i sum = _mm512_setzero_si512();
+
+			for (size_t t = 0; t < steps; t++, xd += 64) {
+				__m512i wv;
+
+				if (w->bits == 4) {	/* u - 8 */
+					wv = _mm512_sub_epi8(i8_step(4, d + t * sb),
+							     _mm512_set1_epi8(8));
+				} else {		/* q: (q + 128) ^ 0x80 */
+					wv = _mm512_xor_si512(i8_step(8, d + t * sb),
+						_mm512_set1_epi32((int)0x80808080u));
+				}
+				sum = _mm512_dpbusd_epi32(sum, ones, wv);
+				_mm512_store_si512(xd, wv);
+			}
+			_mm512_storeu_si512(cs, sum);
+		}
+}
+
 #define I8_K(bits, mr, np)						\
 static void i8_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 				     const int8_t *a, size_t lda,	\
