@@ -22,6 +22,32 @@
 #include "wq.h"
 #include "tile_model.h"
 
+/* the C tiles in use: 0 always, 1 with a second panel, 2-3 with 32 rows */
+static void c_zero(int two, int wide)
+{
+	amx_tile_zero(0);
+	if (wide)
+		amx_tile_zero(1);
+	if (two)
+		amx_tile_zero(2);
+	if (two && wide)
+		amx_tile_zero(3);
+}
+
+/* ...stored to @tmp, 32 elements of 4 bytes a row */
+static void c_store(void *tmp, int two, int wide)
+{
+	char *t = tmp;
+
+	amx_tile_store(0, t, 128);
+	if (wide)
+		amx_tile_store(1, t + 64, 128);
+	if (two)
+		amx_tile_store(2, t + 16 * 128, 128);
+	if (two && wide)
+		amx_tile_store(3, t + 16 * 128 + 64, 128);
+}
+
 void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 		   const uint16_t *a, size_t lda, const float *asum,
 		   const uint8_t *panel, const uint8_t *xd, size_t xpanel,
@@ -34,13 +60,7 @@ void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 	for (size_t r = 0; r < mr; r++)
 		memset(out + r * WQ_NP * WQ_NR, 0, np * WQ_NR * sizeof(*out));
 	for (size_t g = 0; g < w->ngroups; g++) {
-		amx_tile_zero(0);
-		if (wide)
-			amx_tile_zero(1);
-		if (two)
-			amx_tile_zero(2);
-		if (two && wide)
-			amx_tile_zero(3);
+		c_zero(two, wide);
 		for (size_t s = 0; s < subs; s++) {
 			size_t kb = g * w->group + 32 * s;
 			const uint8_t *b = xd + (g * steps + 8 * s) * 128;
@@ -59,13 +79,7 @@ void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 			if (two && wide)
 				amx_tdpbf16ps(3, 5, 7);
 		}
-		amx_tile_store(0, tmp, 128);
-		if (wide)
-			amx_tile_store(1, tmp + 16, 128);
-		if (two)
-			amx_tile_store(2, tmp + 16 * 32, 128);
-		if (two && wide)
-			amx_tile_store(3, tmp + 16 * 32 + 16, 128);
+		c_store(tmp, two, wide);
 		for (size_t p = 0; p < np; p++)
 			wq_group_add(w, panel + p * w->pbytes + g * w->gbytes, mr,
 				     tmp + 16 * p, 32, asum ? asum + g : NULL,
@@ -122,13 +136,7 @@ void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 	for (size_t r = 0; r < mr; r++)
 		memset(out + r * WQ_NP * WQ_NR, 0, np * WQ_NR * sizeof(*out));
 	for (size_t g = 0; g < w->ngroups; g++) {
-		amx_tile_zero(0);
-		if (wide)
-			amx_tile_zero(1);
-		if (two)
-			amx_tile_zero(2);
-		if (two && wide)
-			amx_tile_zero(3);
+		c_zero(two, wide);
 		for (size_t s = 0; s < subs; s++) {
 			size_t kb = g * w->group + kt * s;
 			const uint8_t *b = xd + (g * w->group + kt * s) / 4 * 64;
@@ -147,13 +155,7 @@ void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 			if (two && wide)
 				amx_tdpbusd(3, 5, 7);
 		}
-		amx_tile_store(0, tmp, 128);
-		if (wide)
-			amx_tile_store(1, tmp + 16, 128);
-		if (two)
-			amx_tile_store(2, tmp + 16 * 32, 128);
-		if (two && wide)
-			amx_tile_store(3, tmp + 16 * 32 + 16, 128);
+		c_store(tmp, two, wide);
 		for (size_t r = 0; r < mr; r++)
 			fas[r] = (float)asum[r * w->ngroups + g];
 		for (size_t p = 0; p < np; p++) {
