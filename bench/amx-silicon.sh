@@ -86,7 +86,7 @@ else
 fi
 threads=$(nproc 2>/dev/null || echo 2)
 [ "$threads" -le 2 ] || threads=2
-steps=7
+steps=8
 step=0
 t0=$(date +%s)
 next() {
@@ -123,9 +123,9 @@ XDG_CACHE_HOME=$out/xdg-tuned "$bench" "${bench_args[@]}" --threads "$threads" \
 	die "amx-bench (tuned) failed: $out/tuned.txt"
 
 next "amx-decode: quantized weights, cold, against the read rate"
-decode_args=()
-[ "$quick" = 1 ] && decode_args=(--quick)
-"$decode" "${decode_args[@]}" --m 1,2,4,8,16,64,512 \
+decode_args=(--m 1,2,4,8,16,64,512)
+[ "$quick" = 1 ] && decode_args=(--quick --m 1,8,512)
+"$decode" "${decode_args[@]}" \
 	--csv "$out/decode.csv" >"$out/decode.txt" 2>&1 ||
 	die "amx-decode failed: $out/decode.txt"
 

@@ -51,12 +51,13 @@ out=$tmp/run
 rc=$?
 t "$([ "$rc" = 0 ] && echo 0)" "--quick --any-cpu run: exit 0 (got $rc)"
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/stderr"
-grep -q '\[7/7\] summary' "$tmp/stderr"
+grep -q '\[8/8\] summary' "$tmp/stderr"
 t $? "progress on stderr up to the last step"
 ok=0
 for f in summary.txt amx-info.txt tune.txt tune.log default.csv tuned.csv \
 	ab-default.csv ab-default-again.csv ab-edge-tiles.csv ab-cio-block.csv ab-pf2.csv \
-	options.txt targets-default.txt targets-tuned.txt; do
+	options.txt targets-default.txt targets-tuned.txt decode.csv \
+	targets-decode.txt; do
 	[ -s "$out/$f" ] || { echo "# missing or empty: $f"; ok=1; }
 done
 t $ok "every result file is there"
