@@ -49,5 +49,5 @@ set_source_files_properties(${AMX_GEMM_DIR}/epilogue_avx512.c
 # the packers and reference kernels are hot too; let them vectorise fully
 set_source_files_properties(${AMX_GEMM_DIR}/pack_a.c
 	${AMX_GEMM_DIR}/pack_bf16_vnni.c ${AMX_GEMM_DIR}/pack_s8_vnni.c
-	${AMX_GEMM_DIR}/gemm_ref.c ${AMX_GEMM_DIR}/wq.c
+	${AMX_GEMM_DIR}/gemm_ref.c ${AMX_GEMM_DIR}/wq.c ${AMX_GEMM_DIR}/wq_amx.c
 	PROPERTIES COMPILE_OPTIONS "-O3")
