@@ -733,7 +733,6 @@ AMX_API int amx_quantize_bf16_u8(size_t m, size_t k, const amx_bf16 *x,
 				 size_t ldx, uint8_t *q, size_t ldq,
 				 float *scales, int32_t *zero_points);
 
-
 /* --------------------------------------------------------------------
  * Weight-only quantized B (see amx_wq_create(3) and amx_gemm_bf16_wq(3))
  *
@@ -837,7 +836,7 @@ AMX_API int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
  * The same with 8-bit A as amx_quantize_s8() / amx_quantize_u8() make
  * it: A[i][k] stands for row_scale[i] * (a[i][k] - row_zp[i])
  * (row_scale NULL: 1; row_zp NULL: 0); integer dot products per group
- * (AVX-512 VNNI, or C), exact, then scaled.  Returns what
+ * (AMX from 32 rows, AVX-512 VNNI, or C), exact, then scaled.  Returns what
  * amx_gemm_bf16_wq() returns, and -EINVAL for a row scale not finite or
  * not > 0, a zero point outside [0, 255], row_scale or row_zp under C.
  */
