@@ -620,6 +620,57 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 		}
 }
 
+/* the bf16 bits of the small integer @v (exact) */
+static uint16_t bf16_of_int(int v)
+{
+	float f = (float)v;
+	uint32_t u;
+
+	memcpy(&u, &f, sizeof(u));
+	return (uint16_t)(u >> 16);
+}
+
+/* a step's stored value of column @c, row 4t + @e (e 0..3) */
+static int step_val(const struct amx_wq *w, const uint8_t *d, size_t c,
+		    int e)
+{
+	size_t b = 2 * c + (e & 1);
+
+	if (w->bits == 4)
+		return (e & 2 ? d[b] >> 4 : d[b] & 15) - 8;	/* w8 */
+	return (int8_t)d[(e & 2 ? 32 : 0) + b];
+}
+
+/* wq_expand_avx512() and wq_expand_i8_avx512() in C, the same bytes */
+static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
+			size_t np, uint8_t *xd, int i8)
+{
+	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
+	int shift = w->bits == 4 ? 8 - (int)w->center : 0;
+
+	for (size_t p = 0; p < np; p++)
+		for (size_t g = 0; g < w->ngroups; g++) {
+			const uint8_t *d = panel + p * w->pbytes +
+					   g * w->gbytes + w->hdr;
+
+			for (size_t t = 0; t < steps; t++, d += sb) {
+				for (size_t c = 0; c < WQ_NR && i8; c++)
+					for (int e = 0; e < 4; e++)
+						xd[4 * c + e] = (uint8_t)step_val(w, d, c, e);
+				for (size_t c = 0; c < WQ_NR && !i8; c++)
+					for (int e = 0; e < 4; e++) {
+						/* u - center, or q */
+						uint16_t h = bf16_of_int(
+							step_val(w, d, c, e) + shift);
+
+						memcpy(xd + (e & 2 ? 64 : 0) +
+						       (2 * c + (e & 1)) * 2, &h, 2);
+					}
+				xd += i8 ? 64 : 128;
+			}
+		}
+}
+
 void wq_group_add(const struct amx_wq *w, const uint8_t *h, size_t rows,
 		  const float *src, size_t lds, const float *asum,
 		  size_t asum_ld, float *out, size_t ldo, int avx512)
@@ -749,12 +800,15 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 
 		size_t i0 = 0;
 
-		if (xbuf && jb->i8)
+		if (xbuf && jb->avx512 && jb->i8)
 			wq_expand_i8_avx512(w, w->data + c0 * w->pbytes,
 					    c1 - c0, xbuf);
-		else if (xbuf)
+		else if (xbuf && jb->avx512)
 			wq_expand_avx512(w, w->data + c0 * w->pbytes, c1 - c0,
 					 xbuf);
+		else if (xbuf)	/* AMX without AVX-512: the emulators */
+			wq_expand_c(w, w->data + c0 * w->pbytes, c1 - c0, xbuf,
+				    jb->i8);
 		/* AMX: the blocks of 32 and 16 rows; the rest as below */
 		for (size_t mr; amx && xbuf && jb->m - i0 >= 16; i0 += mr) {
 			mr = jb->m - i0 >= 32 ? 32 : 16;
@@ -851,8 +905,8 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		gemm_amx_end();
 		amx = 0;
 	}
-	if (jb->avx512 && (amx || (!jb->i8 &&
-	    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8)))) {
+	if (amx || (jb->avx512 && !jb->i8 &&
+		    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8))) {
 		/* whole kernel calls: 3 panels (AVX-512), 2 (AMX) */
 		size_t np = amx ? 2 : 3;
 
@@ -941,8 +995,8 @@ int amx_gemm_bf16_wq(unsigned int flags, size_t m, const amx_bf16 *a,
 	 * AMX from WQ_AMX_M rows, for groups of whole tiles (32 rows of K):
 	 * a chunk of B is widened for it in any case
 	 */
-	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && jb.avx512 &&
-		 m >= WQ_AMX_M && w->group % 32 == 0;
+	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && m >= WQ_AMX_M &&
+		 w->group % 32 == 0;
 	if (ep) {
 		epi = (struct gemm_epi){
 			.ep = ep, .acc = jb.acc, .c = c, .ldc = ldc,
@@ -1091,8 +1145,8 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
 		    gemm_cpu_avx512vnni();
 	/* AMX (TDPBUSD) from WQ_AMX_M rows, for groups of 32 or 64 rows */
-	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && jb.avx512 &&
-		 m >= WQ_AMX_M && wq_amx_i8_kt(w);
+	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && m >= WQ_AMX_M &&
+		 wq_amx_i8_kt(w);
 	if (ep) {
 		epi = (struct gemm_epi){
 			.ep = ep, .rs = rs, .acc = jb.acc, .c = c, .ldc = ldc,
