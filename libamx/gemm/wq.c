@@ -148,12 +148,23 @@ static int wq_alloc(struct amx_wq **out, unsigned int bits, unsigned int form,
 	return 0;
 }
 
-/*
- * w->colw[j]: sum over the groups of s * (the sum of the group's signed
- * stored values w8 = u - 8 (4-bit) or q (8-bit)), padding rows
- * included: the zero point's share in the int8-activation GEMM (wq.h).
- * 0 or -ENOMEM.
- */
+/* the weight B[kk][j] stands for (kk < kp: padding rows included) */
+static double wq_weight(const struct amx_wq *w, size_t kk, size_t j)
+{
+	const uint8_t *h = hdr_at(w, kk / w->group, j);
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	double s = hdr_get(w, h, j % WQ_NR);
+	unsigned int u = get_u(w, kk, j);
+	int q = w->bits == 8 ? (int8_t)u : (int)u - (int)w->center;
+
+	if (w->form == WQ_ZP)
+		return s * (q - hdr_get(w, h + vo, j % WQ_NR));
+	if (w->form == WQ_MIN)
+		return s * q + hdr_get(w, h + vo, j % WQ_NR);
+	return s * q;
+}
+
+/* w->colw: the int8-activation GEMM's zero-point term (wq.h); 0 or -ENOMEM */
 static int wq_colw(struct amx_wq *w)
 {
 	w->colw = calloc(w->npanels * WQ_NR, sizeof(*w->colw));
@@ -162,17 +173,8 @@ static int wq_colw(struct amx_wq *w)
 	for (size_t j = 0; j < w->n; j++) {
 		double sum = 0.0;
 
-		for (size_t g = 0; g < w->ngroups; g++) {
-			const uint8_t *h = hdr_at(w, g, j);
-			int64_t cs = 0;
-
-			for (size_t r = 0; r < w->group; r++) {
-				unsigned int u = get_u(w, g * w->group + r, j);
-
-				cs += w->bits == 8 ? (int8_t)u : (int)u - 8;
-			}
-			sum += (double)hdr_get(w, h, j % WQ_NR) * (double)cs;
-		}
+		for (size_t kk = 0; kk < w->kp; kk++)
+			sum += wq_weight(w, kk, j);
 		w->colw[j] = (float)sum;
 	}
 	return 0;
@@ -571,11 +573,12 @@ void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 }
 
 void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
-		    const uint8_t *a, size_t lda, const int32_t *asum,
+		    const int8_t *a, size_t lda, const int32_t *asum,
 		    const uint8_t *panel, float *out)
 {
 	size_t steps = w->group / 4, vo = WQ_NR * (w->f16 ? 2 : 4);
 	size_t sb = w->bits == 4 ? 32 : 64;
+	int32_t c = w->bits == 8 ? 128 : (int32_t)w->center;
 
 	for (size_t r = 0; r < mr; r++)
 		for (size_t p = 0; p < np; p++) {
@@ -585,34 +588,38 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 				const uint8_t *h = panel + p * w->pbytes +
 						   g * w->gbytes;
 				const uint8_t *d = h + w->hdr;
-				const uint8_t *ar = a + r * lda + g * w->group;
+				const int8_t *ar = a + r * lda + g * w->group;
 				int32_t dot[WQ_NR] = { 0 };
-				float as = (float)asum[r * w->ngroups + g];
+				int32_t as = asum[r * w->ngroups + g];
 
 				for (size_t t = 0; t < steps; t++, d += sb)
 					for (size_t b = 0; b < 32; b++) {
 						size_t col = b / 2, kk = 4 * t + (b & 1);
 						int32_t lo, hi;
 
-						if (w->bits == 4) {	/* u - 8 */
-							lo = (d[b] & 15) - 8;
-							hi = (d[b] >> 4) - 8;
-						} else {		/* q */
-							lo = (int8_t)d[b];
-							hi = (int8_t)d[32 + b];
+						if (w->bits == 4) {
+							lo = d[b] & 15;
+							hi = d[b] >> 4;
+						} else {	/* q + 128 */
+							lo = (int8_t)d[b] + 128;
+							hi = (int8_t)d[32 + b] + 128;
 						}
 						dot[col] += ar[kk] * lo + ar[kk + 2] * hi;
 					}
 				for (size_t col = 0; col < WQ_NR; col++) {
 					float sc = hdr_get(w, h, col);
 
+					if (w->form == WQ_PLAIN) {
+						acc[col] += sc * (float)(dot[col] - c * as);
+						continue;
+					}
 					acc[col] += sc * (float)dot[col];
 					if (w->form == WQ_ZP)
-						acc[col] += sc * (8.0f - hdr_get(w, h + vo,
-									  col)) * as;
-					else if (w->form == WQ_MIN)
-						acc[col] += (8.0f * sc + hdr_get(w, h + vo,
-										 col)) * as;
+						acc[col] += -sc * hdr_get(w, h + vo, col) *
+							    (float)as;
+					else
+						acc[col] += hdr_get(w, h + vo, col) *
+							    (float)as;
 				}
 			}
 			memcpy(out + r * WQ_NP * WQ_NR + p * WQ_NR, acc,
@@ -641,9 +648,12 @@ static int step_val(const struct amx_wq *w, const uint8_t *d, size_t c,
 	return (int8_t)d[(e & 2 ? 32 : 0) + b];
 }
 
-/* wq_expand_avx512() and wq_expand_i8_avx512() in C, the same bytes */
+/*
+ * wq_expand_avx512() and (@cs not NULL) wq_expand_i8_avx512() in C: the
+ * same bytes, and the same column sums
+ */
 static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
-			size_t np, uint8_t *xd, int i8)
+			size_t np, uint8_t *xd, int32_t *cs)
 {
 	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
 	int shift = w->bits == 4 ? 8 - (int)w->center : 0;
@@ -653,11 +663,17 @@ static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 			const uint8_t *d = panel + p * w->pbytes +
 					   g * w->gbytes + w->hdr;
 
+			if (cs)
+				memset(cs, 0, WQ_NR * sizeof(*cs));
 			for (size_t t = 0; t < steps; t++, d += sb) {
-				for (size_t c = 0; c < WQ_NR && i8; c++)
-					for (int e = 0; e < 4; e++)
-						xd[4 * c + e] = (uint8_t)step_val(w, d, c, e);
-				for (size_t c = 0; c < WQ_NR && !i8; c++)
+				for (size_t c = 0; c < WQ_NR && cs; c++)
+					for (int e = 0; e < 4; e++) {
+						int v = step_val(w, d, c, e);
+
+						xd[4 * c + e] = (uint8_t)v;
+						cs[c] += v;
+					}
+				for (size_t c = 0; c < WQ_NR && !cs; c++)
 					for (int e = 0; e < 4; e++) {
 						/* u - center, or q */
 						uint16_t h = bf16_of_int(
@@ -666,8 +682,10 @@ static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 						memcpy(xd + (e & 2 ? 64 : 0) +
 						       (2 * c + (e & 1)) * 2, &h, 2);
 					}
-				xd += i8 ? 64 : 128;
+				xd += cs ? 64 : 128;
 			}
+			if (cs)
+				cs += WQ_NR;
 		}
 }
 
@@ -709,13 +727,14 @@ struct wq_job {
 	int acc, avx512;
 	const struct gemm_epi *epi;
 	size_t next;		/* the next task (atomic) */
-	/* int8 A (amx_gemm_s8_wq()): au instead of a */
+	/* int8 A (amx_gemm_s8_wq()): a8 instead of a */
 	int i8;
-	const uint8_t *au;	/* A as uint8, rows kp apart */
-	const int32_t *iasum;	/* [m][ngroups] sums of au - zpe */
+	const int8_t *a8;
+	const int32_t *iasum;	/* [m][ngroups] */
 	const float *rs;	/* [m] row scales, or NULL */
-	const int32_t *zpe;	/* [m] zero points of au */
+	const int32_t *zp8;	/* [m] zero points of a8, or NULL */
 	int amx;		/* AMX for the blocks of 16 and 32 rows */
+	const uint8_t *a8u;	/* int8 A on AMX: a + 128, rows lda apart */
 };
 
 /* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
@@ -728,9 +747,9 @@ static void wq_emit(const struct wq_job *jb, size_t i, size_t mr, size_t j,
 		    size_t cols, float *out)
 {
 	/* int8 A: the zero points' share, then (unless the epilogue does) rs */
-	for (size_t r = 0; jb->zpe && r < mr; r++)
+	for (size_t r = 0; jb->zp8 && r < mr; r++)
 		for (size_t x = 0; x < cols; x++)
-			out[r * WQ_NP * WQ_NR + x] -= (float)jb->zpe[i + r] *
+			out[r * WQ_NP * WQ_NR + x] -= (float)jb->zp8[i + r] *
 						      jb->w->colw[j + x];
 	if (jb->rs && !jb->epi)
 		for (size_t r = 0; r < mr; r++)
@@ -765,7 +784,8 @@ static size_t wq_mr(const struct amx_wq *w)
  * the thread's room for a widened chunk, or NULL.
  */
 static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
-		    uint8_t *xbuf, size_t xchunk, int amx, float *amxout)
+		    uint8_t *xbuf, int32_t *xcs, size_t xchunk, int amx,
+		    float *amxout)
 {
 	const struct amx_wq *w = jb->w;
 	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
@@ -802,13 +822,13 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 
 		if (xbuf && jb->avx512 && jb->i8)
 			wq_expand_i8_avx512(w, w->data + c0 * w->pbytes,
-					    c1 - c0, xbuf);
+					    c1 - c0, xbuf, xcs);
 		else if (xbuf && jb->avx512)
 			wq_expand_avx512(w, w->data + c0 * w->pbytes, c1 - c0,
 					 xbuf);
 		else if (xbuf)	/* AMX without AVX-512: the emulators */
 			wq_expand_c(w, w->data + c0 * w->pbytes, c1 - c0, xbuf,
-				    jb->i8);
+				    jb->i8 ? xcs : NULL);
 		/* AMX: the blocks of 32 and 16 rows; the rest as below */
 		for (size_t mr; amx && xbuf && jb->m - i0 >= 16; i0 += mr) {
 			mr = jb->m - i0 >= 32 ? 32 : 16;
@@ -818,11 +838,12 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 
 				if (jb->i8)
 					wq_amx_i8_kernel(w, mr, q,
-						jb->au + i0 * jb->lda, jb->lda,
+						jb->a8u + i0 * jb->lda, jb->lda,
 						jb->iasum + i0 * w->ngroups,
 						w->data + p * w->pbytes,
 						xbuf + (p - c0) * xpanel, xpanel,
-						amxout);
+						xcs + (p - c0) * w->ngroups * WQ_NR,
+						jb->avx512, amxout);
 				else
 					wq_amx_kernel(w, mr, q,
 						jb->a + i0 * jb->lda, jb->lda,
@@ -852,12 +873,12 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 
 				if (jb->i8 && jb->avx512)
 					wq_i8_kernel_avx512(w, mr, q,
-						jb->au + i * jb->lda, jb->lda,
+						jb->a8 + i * jb->lda, jb->lda,
 						jb->iasum + i * w->ngroups, pp, pf,
 						out);
 				else if (jb->i8)
 					wq_i8_kernel_c(w, mr, q,
-						jb->au + i * jb->lda, jb->lda,
+						jb->a8 + i * jb->lda, jb->lda,
 						jb->iasum + i * w->ngroups, pp, out);
 				else if (jb->avx512)
 					wq_kernel_avx512(w, mr, q, a, jb->lda, as,
@@ -891,6 +912,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	size_t tasks = nthr > 1 ? (size_t)nthr * 4 : 1, per, t;
 	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2), xchunk = 0;
 	uint8_t *xbuf = NULL;
+	int32_t *xcs = NULL;
 	float *amxout = NULL;
 	int amx = jb->amx;
 
@@ -913,6 +935,13 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		xchunk = WQ_XCHUNK / xpanel;
 		xchunk = xchunk < np ? np : xchunk / np * np;
 		xbuf = aligned_alloc(64, xchunk * xpanel);
+		if (jb->i8) {
+			xcs = malloc(xchunk * w->ngroups * WQ_NR * sizeof(*xcs));
+			if (!xcs) {
+				free(xbuf);
+				xbuf = NULL;
+			}
+		}
 	}
 	/* without the widened chunk, no AMX: the kernels below take all */
 	if (amx && !xbuf) {
@@ -924,12 +953,13 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		size_t p1 = (t + 1) * per;
 
 		wq_task(jb, t * per, p1 < w->npanels ? p1 : w->npanels, xbuf,
-			xchunk, amx, amxout);
+			xcs, xchunk, amx, amxout);
 	}
 	if (amx)
 		gemm_amx_end();
 	free(amxout);
 	free(xbuf);
+	free(xcs);
 }
 
 static int overlaps(const void *a, size_t an, const void *b, size_t bn)
@@ -1051,9 +1081,11 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 		      const struct amx_epilogue *ep)
 {
 	size_t abytes, cbytes, esz = ep && ep->out == AMX_OUT_BF16 ? 2 : 4;
+	int u8 = src == I8_U8;
 	const struct gemm_backend *be;
-	uint8_t *au = NULL;
-	int32_t *iasum = NULL, *zpe = NULL;
+	uint8_t *a8u = NULL;
+	int8_t *a8 = NULL;
+	int32_t *iasum = NULL, *zp8 = NULL;
 	float *qs = NULL;
 	struct gemm_epi epi;
 	struct wq_job jb;
@@ -1089,42 +1121,36 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	if (!m)
 		return 0;
 
-	/*
-	 * A as uint8 with a zero point per row: u8 rows as they are, s8
-	 * ones (and bf16 ones, quantized straight into this copy: no pass
-	 * of their own) shifted by 128; rows padded to kp with their zero
-	 * point (a zero real value), and their group sums less it.
-	 */
-	au = malloc(m * w->kp);
+	a8 = malloc(m * w->kp);
 	iasum = malloc(m * w->ngroups * sizeof(*iasum));
-	zpe = malloc(m * sizeof(*zpe));
+	zp8 = u8 ? malloc(m * sizeof(*zp8)) : NULL;
 	qs = src == I8_BF16 ? malloc(m * sizeof(*qs)) : NULL;
-	if (!au || !iasum || !zpe || (src == I8_BF16 && !qs)) {
+	if (!a8 || !iasum || (u8 && !zp8) || (src == I8_BF16 && !qs)) {
 		ret = -ENOMEM;
 		goto out;
 	}
+	/* quantized straight into the kernels' copy: no pass of its own */
 	if (src == I8_BF16 &&
-	    (ret = amx_quantize_bf16_s8(m, w->k, a, lda, (int8_t *)au, w->kp,
-					qs)))
+	    (ret = amx_quantize_bf16_s8(m, w->k, a, lda, a8, w->kp, qs)))
 		goto out;
 	if (qs)
 		rs = qs;
 	for (size_t i = 0; i < m; i++) {
-		const uint8_t *row = src == I8_BF16 ? au + i * w->kp :
-				     (const uint8_t *)a + i * lda;
-		uint8_t *dst = au + i * w->kp;
-		int32_t z = src == I8_U8 ? (zp ? zp[i] : 0) : 128;
+		const uint8_t *s8 = (const uint8_t *)a + i * lda;
+		int8_t *dst = a8 + i * w->kp;
+		int32_t z = u8 ? (zp ? zp[i] : 0) - 128 : 0;
 
-		for (size_t kk = 0; kk < w->k; kk++)
-			dst[kk] = src == I8_U8 ? row[kk] : row[kk] ^ 0x80;
+		for (size_t kk = 0; src != I8_BF16 && kk < w->k; kk++)
+			dst[kk] = (int8_t)(u8 ? s8[kk] ^ 0x80 : s8[kk]);
 		for (size_t kk = w->k; kk < w->kp; kk++)
-			dst[kk] = (uint8_t)z;
-		zpe[i] = z;
+			dst[kk] = (int8_t)z;
+		if (zp8)
+			zp8[i] = z;
 		for (size_t g = 0; g < w->ngroups; g++) {
 			int32_t sum = 0;
 
 			for (size_t kk = 0; kk < w->group; kk++)
-				sum += dst[g * w->group + kk] - z;
+				sum += dst[g * w->group + kk];
 			iasum[i * w->ngroups + g] = sum;
 		}
 	}
@@ -1132,7 +1158,7 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	memset(&jb, 0, sizeof(jb));
 	jb.w = w;
 	jb.i8 = 1;
-	jb.au = au;
+	jb.a8 = a8;
 	jb.lda = w->kp;
 	jb.m = m;
 	jb.c = c;
@@ -1140,13 +1166,23 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	jb.acc = !!(flags & AMX_GEMM_ACCUMULATE);
 	jb.iasum = iasum;
 	jb.rs = rs;
-	jb.zpe = zpe;
+	jb.zp8 = zp8;
 	be = gemm_select_backend(GEMM_OP_U8S8, &simd);
 	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
 		    gemm_cpu_avx512vnni();
 	/* AMX (TDPBUSD) from WQ_AMX_M rows, for groups of 32 or 64 rows */
 	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && m >= WQ_AMX_M &&
 		 wq_amx_i8_kt(w);
+	if (jb.amx) {
+		a8u = malloc(m * w->kp);
+		if (!a8u) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (size_t x = 0; x < m * w->kp; x++)
+			a8u[x] = (uint8_t)a8[x] ^ 0x80;
+		jb.a8u = a8u;
+	}
 	if (ep) {
 		epi = (struct gemm_epi){
 			.ep = ep, .rs = rs, .acc = jb.acc, .c = c, .ldc = ldc,
@@ -1160,9 +1196,10 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 		     amx_pool_size() : 1);
 	ret = 0;
 out:
-	free(au);
+	free(a8);
+	free(a8u);
 	free(iasum);
-	free(zpe);
+	free(zp8);
 	free(qs);
 	return ret;
 }

@@ -135,46 +135,51 @@ AMX_HIDDEN void wq_group_add_avx512(const struct amx_wq *w, const uint8_t *h,
 				    float *out, size_t ldo);
 
 /*
- * The int8-activation GEMM (amx_gemm_s8_wq(3)): A as uint8 rows a with
- * a zero point zp per row (u8 A as it is, s8 A shifted by 128: zp 128),
- * B's signed values w8 = u - 8 (4-bit) or q (8-bit), whose weights are
- * s w8 (plain), s (w8 + 8 - z) (zero points) or s w8 + 8 s + m (mins).
- * A group's contribution to acc[i][j], with dot = sum a w8 (vpdpbusd,
- * TDPBUSD: A unsigned, B signed) exact in int32 and asum the group's sum
- * of a - zp:
+ * The int8-activation GEMM (amx_gemm_s8_wq(3)): A as int8 rows (u8 A is
+ * shifted by -128 first, its zero points with it), B's stored values as
+ * the unsigned operand of vpdpbusd: u (4-bit, 0..15) or q + 128 (8-bit).
+ * A group's contribution to acc[i][j], before the row's zero point and
+ * scale, with dot = sum a u and asum = sum a over the group, exact in
+ * int32:
  *
- *   s * (float)dot  (+ s (8 - z) * asum,  or (8 s + m) * asum)
+ *   WQ_PLAIN  s * (float)(dot - c * asum)    c = center, or 128 (8-bit)
+ *   WQ_ZP     s * (float)dot + (-s * z) * (float)asum
+ *   WQ_MIN    s * (float)dot + m * (float)asum
  *
- * then C = rs * (acc - zp * colw[j]), colw[j] the sum over the groups of
- * s times the sum of the group's w8: zp's share of sum a w8.
+ * then C = rs * (acc - zp * colw[j]): colw[j] = the sum of column j's
+ * weights, as the zero point's share of every product.
  */
 AMX_HIDDEN void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
-			       const uint8_t *a, size_t lda, const int32_t *asum,
+			       const int8_t *a, size_t lda, const int32_t *asum,
 			       const uint8_t *panel, float *out);
 AMX_HIDDEN void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr,
-				    size_t np, const uint8_t *a, size_t lda,
+				    size_t np, const int8_t *a, size_t lda,
 				    const int32_t *asum, const uint8_t *panel,
 				    size_t pf, float *out);
 
 /*
- * For AMX's TDPBUSD: the values w8 of @np panels in its order (and
- * vpdpbusd's), 64 bytes a step (4 rows x 16 columns), panel after panel,
- * group after group, to the 64-byte aligned @xd: np * kp * WQ_NR bytes.
+ * For AMX's TDPBUSD (A unsigned, B signed): the integers of @np panels
+ * as int8 (4-bit u - 8, 8-bit q) in vpdpbusd/TDPBUSD's order, 64 bytes
+ * a step (4 rows x 16 columns), panel after panel, group after group, to
+ * the 64-byte aligned @xd (np * kp * WQ_NR bytes), and each group's
+ * column sums of them to @cs ([np][ngroups][16]).
  */
 AMX_HIDDEN void wq_expand_i8_avx512(const struct amx_wq *w,
 				    const uint8_t *panel, size_t np,
-				    uint8_t *xd);
+				    uint8_t *xd, int32_t *cs);
 /*
- * The int8-A GEMM on AMX (wq_amx.c): rows [0, mr) (16 or 32) of A (the
- * uint8 rows above, @lda bytes apart) x panels [0, np) (1 or 2) widened
- * by wq_expand_i8_avx512() at @xd (@xpanel bytes apart), into @out as
- * wq_i8_kernel_avx512() writes it; the tiles configured by
- * wq_amx_i8_config() for w's group.
+ * The int8-A GEMM on AMX (wq_amx.c): rows [0, mr) (16 or 32) of A as
+ * uint8 (a + 128, rows @lda bytes apart) x panels [0, np) (1 or 2)
+ * widened by wq_expand_i8_avx512() at @xd (@xpanel bytes apart, group
+ * sums @cs), into @out as wq_i8_kernel_avx512() writes it; the tiles
+ * configured by wq_amx_i8_config() for w's group.  @asum: A's group sums
+ * (of a, not a + 128).
  */
 AMX_HIDDEN void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr,
 				 size_t np, const uint8_t *a, size_t lda,
 				 const int32_t *asum, const uint8_t *panel,
-				 const uint8_t *xd, size_t xpanel, float *out);
+				 const uint8_t *xd, size_t xpanel,
+				 const int32_t *cs, int avx512, float *out);
 /* 0, or a negative errno: the tiles for wq_amx_i8_kernel() */
 AMX_HIDDEN int wq_amx_i8_config(const struct amx_wq *w);
 /* K rows of one TDPBUSD for w: 32 or 64; 0 when AMX cannot take w */

@@ -112,11 +112,19 @@ int wq_amx_i8_config(const struct amx_wq *w)
 	return ret < 0 ? ret : 0;
 }
 
-/* TDPBUSD: A's bytes unsigned, B's w8 signed; wq.h's formulas */
+/*
+ * TDPBUSD multiplies A's unsigned bytes (a + 128) by B's signed ones
+ * (w8 = u - 8, or q): the C tiles hold sum (a + 128) w8, and the group's
+ * column sums cs = sum w8 take the 128 back out, exactly:
+ * D = sum a w8.  Then, as the real weights are s w8 (plain), s (w8 + 8
+ * - z) (zero points) or s w8 + 8 s + m (mins):
+ *
+ *   acc += s * D  (+ s (8 - z) * asum,  or (8 s + m) * asum)
+ */
 void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 		      const uint8_t *a, size_t lda, const int32_t *asum,
 		      const uint8_t *panel, const uint8_t *xd, size_t xpanel,
-		      float *out)
+		      const int32_t *cs, int avx512, float *out)
 {
 	int32_t tmp[32 * 32] __attribute__((aligned(64)));
 	float fas[32];
@@ -124,13 +132,14 @@ void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	int two = mr > 16, wide = np > 1;
 
+	(void)avx512;
 	for (size_t r = 0; r < mr; r++)
 		memset(out + r * WQ_NP * WQ_NR, 0, np * WQ_NR * sizeof(*out));
 	for (size_t g = 0; g < w->ngroups; g++) {
 		c_zero(two, wide);
 		for (size_t s = 0; s < subs; s++) {
 			size_t kb = g * w->group + kt * s;
-			const uint8_t *b = xd + kb / 4 * 64;
+			const uint8_t *b = xd + (g * w->group + kt * s) / 4 * 64;
 
 			amx_tile_load(4, a + kb, lda);
 			if (two)
@@ -151,6 +160,8 @@ void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 			fas[r] = (float)asum[r * w->ngroups + g];
 		for (size_t p = 0; p < np; p++) {
 			const uint8_t *h = panel + p * w->pbytes + g * w->gbytes;
+			const int32_t *c = cs + (p * w->ngroups + g) * WQ_NR;
+
 			float sc[WQ_NR], v[WQ_NR];
 
 			for (size_t x = 0; x < WQ_NR; x++) {
@@ -160,12 +171,16 @@ void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 				       w->form == WQ_MIN ?
 				       8.0f * sc[x] + wq_hdr(w, h + vo, x) : 0.0f;
 			}
+			/* D, exact, then the group's scale and offset */
 			for (size_t r = 0; r < mr; r++) {
 				const int32_t *t = tmp + r * 32 + 16 * p;
 				float *o = out + r * WQ_NP * WQ_NR + 16 * p;
 
 				for (size_t x = 0; x < WQ_NR; x++) {
-					o[x] += sc[x] * (float)t[x];
+					float dd = (float)(int32_t)((uint32_t)t[x] -
+								    128u * (uint32_t)c[x]);
+
+					o[x] += sc[x] * dd;
 					if (w->form != WQ_PLAIN)
 						o[x] += v[x] * fas[r];
 				}

@@ -5,19 +5,18 @@
  * up to 4 panels of 16 columns, all of K.
  *
  * vpdpbusd multiplies 4 unsigned bytes of one operand by 4 signed bytes
- * of the other in each 32-bit lane: A's 4 K values (as uint8, broadcast)
- * are the unsigned ones, B's signed values w8 (4-bit u - 8, 8-bit q) the
- * signed ones, as AMX's TDPBUSD takes them.  A step of a panel (4 rows
- * of 16 columns) becomes one zmm of such dwords, column c's lane holding
- * rows 4t..4t+3:
+ * of the other in each 32-bit lane: B's stored values are the unsigned
+ * ones (4-bit u, 8-bit q + 128), A's 4 K values the signed ones,
+ * broadcast.  A step of a panel (4 rows of 16 columns) becomes one zmm
+ * of such dwords, column c's lane holding rows 4t..4t+3:
  *
  *   4-bit: the step's 16 words widened to dwords (vpmovzxwd) hold, for
  *          column c, bytes 2c and 2c + 1: their low nibbles are rows 4t
  *          and 4t + 1, their high ones 4t + 2 and 4t + 3; (d | d << 12)
- *          & 0x0f0f0f0f puts the four in place (one vpternlogd), and a
- *          vpsubb takes 8 off
+ *          & 0x0f0f0f0f puts the four in place (one vpternlogd)
  *   8-bit: the two 32-byte halves (rows 4t, 4t + 1 and 4t + 2, 4t + 3)
- *          widened, the second shifted by 16 and or'ed in
+ *          widened, the second shifted by 16, or'ed and xor'ed with
+ *          0x80 (q + 128) in one vpternlogd
  *
  * Each group's int32 dot products are exact; the group's scale turns
  * them into fp32 as wq.h says.
@@ -37,7 +36,7 @@ static inline __m512 hdr_vec(const struct amx_wq *w, const uint8_t *h)
 	return _mm512_load_ps(h);
 }
 
-static inline __m512i bcast4(const uint8_t *p)
+static inline __m512i bcast4(const int8_t *p)
 {
 	uint32_t v;
 
@@ -45,7 +44,6 @@ static inline __m512i bcast4(const uint8_t *p)
 	return _mm512_set1_epi32((int)v);
 }
 
-/* a step's signed values w8, 4 rows of a column in each lane */
 static inline __attribute__((always_inline))
 __m512i i8_step(const int bits, const uint8_t *s)
 {
@@ -53,30 +51,33 @@ __m512i i8_step(const int bits, const uint8_t *s)
 		__m512i d = _mm512_cvtepu16_epi32(
 			_mm256_load_si256((const __m256i *)s));
 
-		/* (d | d << 12) & 0x0f0f0f0f, then - 8 */
-		d = _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
-					      _mm512_set1_epi32(0x0f0f0f0f),
-					      0xa8);
-		return _mm512_sub_epi8(d, _mm512_set1_epi8(8));
+		/* (d | d << 12) & 0x0f0f0f0f */
+		return _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
+						 _mm512_set1_epi32(0x0f0f0f0f),
+						 0xa8);
 	} else {
 		__m512i lo = _mm512_cvtepu16_epi32(
 			_mm256_load_si256((const __m256i *)s));
 		__m512i hi = _mm512_slli_epi32(_mm512_cvtepu16_epi32(
 			_mm256_load_si256((const __m256i *)(s + 32))), 16);
 
-		return _mm512_or_si512(lo, hi);
+		/* (lo | hi) ^ 0x80808080 */
+		return _mm512_ternarylogic_epi32(lo, hi,
+						 _mm512_set1_epi32((int)0x80808080u),
+						 0x56);
 	}
 }
 
 static inline __attribute__((always_inline))
 void i8_body(const struct amx_wq *w, const int bits, const int mr,
-	     const int np, const uint8_t *a, size_t lda, const int32_t *asum,
+	     const int np, const int8_t *a, size_t lda, const int32_t *asum,
 	     const uint8_t *panel, size_t pf, float *out)
 {
 	__m512 acc[WQ_MR][WQ_NP];
 	__m512i dot[WQ_MR][WQ_NP];
 	size_t steps = w->group / 4, sb = bits == 4 ? 32 : 64;
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	const int cshift = bits == 8 ? 7 : 3;	/* c = 128, or center 8 */
 
 	#pragma GCC unroll 8
 	for (int r = 0; r < mr; r++)
@@ -85,7 +86,7 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 			acc[r][p] = _mm512_setzero_ps();
 	for (size_t g = 0; g < w->ngroups; g++) {
 		const uint8_t *h[WQ_NP], *d[WQ_NP];
-		const uint8_t *ag = a + g * w->group;
+		const int8_t *ag = a + g * w->group;
 
 		#pragma GCC unroll 8
 		for (int p = 0; p < np; p++) {
@@ -115,32 +116,37 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 				#pragma GCC unroll 8
 				for (int r = 0; r < mr; r++)
 					dot[r][p] = _mm512_dpbusd_epi32(dot[r][p],
-									a4[r], wv);
+									wv, a4[r]);
 			}
 		}
-		/*
-		 * s w8 is the weight (plain); s (w8 + 8 - z) with zero
-		 * points, s (w8 + 8) + m with mins: their rest, v, times the
-		 * group's sum of A's real values
-		 */
 		#pragma GCC unroll 8
 		for (int p = 0; p < np; p++) {
 			__m512 s = hdr_vec(w, h[p]), v = s;
 
 			if (w->form == WQ_ZP)
 				v = _mm512_mul_ps(s, _mm512_sub_ps(
-					_mm512_set1_ps(8.0f), hdr_vec(w, h[p] + vo)));
+					_mm512_setzero_ps(), hdr_vec(w, h[p] + vo)));
 			else if (w->form == WQ_MIN)
-				v = _mm512_fmadd_ps(s, _mm512_set1_ps(8.0f),
-						    hdr_vec(w, h[p] + vo));
+				v = hdr_vec(w, h[p] + vo);
 			#pragma GCC unroll 8
 			for (int r = 0; r < mr; r++) {
-				acc[r][p] = _mm512_fmadd_ps(
-					_mm512_cvtepi32_ps(dot[r][p]), s, acc[r][p]);
-				if (w->form != WQ_PLAIN)
-					acc[r][p] = _mm512_fmadd_ps(_mm512_set1_ps(
-						(float)asum[r * w->ngroups + g]), v,
+				int32_t as = asum[r * w->ngroups + g];
+
+				if (w->form == WQ_PLAIN) {
+					__m512i dd = _mm512_sub_epi32(dot[r][p],
+						_mm512_set1_epi32((int32_t)((uint32_t)as
+									    << cshift)));
+
+					acc[r][p] = _mm512_fmadd_ps(
+						_mm512_cvtepi32_ps(dd), s, acc[r][p]);
+				} else {
+					acc[r][p] = _mm512_fmadd_ps(
+						_mm512_cvtepi32_ps(dot[r][p]), s,
 						acc[r][p]);
+					acc[r][p] = _mm512_fmadd_ps(
+						_mm512_set1_ps((float)as), v,
+						acc[r][p]);
+				}
 			}
 		}
 	}
@@ -153,25 +159,37 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 }
 
 void wq_expand_i8_avx512(const struct amx_wq *w, const uint8_t *panel,
-			 size_t np, uint8_t *xd)
+			 size_t np, uint8_t *xd, int32_t *cs)
 {
 	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
+	const __m512i ones = _mm512_set1_epi8(1);
 
 	for (size_t p = 0; p < np; p++)
-		for (size_t g = 0; g < w->ngroups; g++) {
+		for (size_t g = 0; g < w->ngroups; g++, cs += WQ_NR) {
 			const uint8_t *d = panel + p * w->pbytes +
 					   g * w->gbytes + w->hdr;
+			__m512i sum = _mm512_setzero_si512();
 
-			for (size_t t = 0; t < steps; t++, xd += 64)
-				_mm512_store_si512(xd, w->bits == 4 ?
-						   i8_step(4, d + t * sb) :
-						   i8_step(8, d + t * sb));
+			for (size_t t = 0; t < steps; t++, xd += 64) {
+				__m512i wv;
+
+				if (w->bits == 4) {	/* u - 8 */
+					wv = _mm512_sub_epi8(i8_step(4, d + t * sb),
+							     _mm512_set1_epi8(8));
+				} else {		/* q: (q + 128) ^ 0x80 */
+					wv = _mm512_xor_si512(i8_step(8, d + t * sb),
+						_mm512_set1_epi32((int)0x80808080u));
+				}
+				sum = _mm512_dpbusd_epi32(sum, ones, wv);
+				_mm512_store_si512(xd, wv);
+			}
+			_mm512_storeu_si512(cs, sum);
 		}
 }
 
 #define I8_K(bits, mr, np)						\
 static void i8_k##bits##_##mr##_##np(const struct amx_wq *w,		\
-				     const uint8_t *a, size_t lda,	\
+				     const int8_t *a, size_t lda,	\
 				     const int32_t *asum,		\
 				     const uint8_t *panel, size_t pf,	\
 				     float *out)			\
@@ -187,7 +205,7 @@ I8_K4(8, 1) I8_K4(8, 2) I8_K2(8, 3) I8_K2(8, 4)
 I8_K(4, 5, 1) I8_K(4, 6, 1) I8_K(4, 7, 1) I8_K(4, 8, 1)
 I8_K(8, 5, 1) I8_K(8, 6, 1) I8_K(8, 7, 1) I8_K(8, 8, 1)
 
-typedef void (*i8_fn)(const struct amx_wq *, const uint8_t *, size_t,
+typedef void (*i8_fn)(const struct amx_wq *, const int8_t *, size_t,
 		      const int32_t *, const uint8_t *, size_t, float *);
 
 #define I8_ROW4(bits, mr) { i8_k##bits##_##mr##_1, i8_k##bits##_##mr##_2, \
@@ -204,7 +222,7 @@ static const i8_fn i8_fns[2][WQ_MR][WQ_NP] = {
 };
 
 void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr, size_t np,
-			 const uint8_t *a, size_t lda, const int32_t *asum,
+			 const int8_t *a, size_t lda, const int32_t *asum,
 			 const uint8_t *panel, size_t pf, float *out)
 {
 	i8_fns[w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel, pf, out);
