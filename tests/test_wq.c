@@ -769,6 +769,53 @@ static void test_errors(void)
 	GEXPECT(-EOVERFLOW, amx_gemm_bf16_wq(0, 2, a, SIZE_MAX / 4, good, c,
 					     4, NULL));
 	GEXPECT(0, amx_gemm_bf16_wq(0, 0, a, 64, good, c, 4, NULL));
+	/* int8 A: row scales, zero points, their places */
+	{
+		static const int8_t a8[2 * 64];
+		float rs[2] = { 1.0f, 1.0f };
+		int32_t zp[2] = { 0, 255 };
+
+		GEXPECT(0, amx_gemm_u8_wq(0, 0, (const uint8_t *)a8, 64, rs, zp,
+					  good, c, 4, NULL));
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(2, 2, a8, 64, rs, good, c, 4,
+						NULL));
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(0, 2, a8, 63, rs, good, c, 4,
+						NULL));
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(0, 2, a8, 64, rs, NULL, c, 4,
+						NULL));
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(0, 2, a8, 64, rs, good, c, 4,
+						ep));
+		rs[1] = 0.0f;
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(0, 2, a8, 64, rs, good, c, 4,
+						NULL));
+		rs[1] = NAN;
+		GEXPECT(-EINVAL, amx_gemm_u8_wq(0, 2, (const uint8_t *)a8, 64, rs,
+						zp, good, c, 4, NULL));
+		rs[1] = INFINITY;
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(0, 2, a8, 64, rs, good, c, 4,
+						NULL));
+		rs[1] = 1.0f;
+		zp[1] = 256;
+		GEXPECT(-EINVAL, amx_gemm_u8_wq(0, 2, (const uint8_t *)a8, 64, rs,
+						zp, good, c, 4, NULL));
+		zp[1] = -1;
+		GEXPECT(-EINVAL, amx_gemm_u8_wq(0, 2, (const uint8_t *)a8, 64, rs,
+						zp, good, c, 4, NULL));
+		zp[1] = 0;
+		/* row scales or zero points inside C */
+		GEXPECT(-EINVAL, amx_gemm_s8_wq(0, 2, a8, 64, c + 2, good, c, 4,
+						NULL));
+		GEXPECT(-EINVAL, amx_gemm_u8_wq(0, 2, (const uint8_t *)a8, 64, rs,
+						(const int32_t *)(void *)(c + 4), good,
+						c, 4, NULL));
+		GEXPECT(-EOVERFLOW, amx_gemm_s8_wq(0, 2, a8, SIZE_MAX / 2, rs,
+						   good, c, 4, NULL));
+		/* and the valid calls go through */
+		e = amx_gemm_u8_wq(0, 2, (const uint8_t *)a8, 64, rs, zp, good,
+				   cs, 4, NULL);
+		bad += e != 0;
+		memcpy(cs, c, sizeof(cs));
+	}
 	e = amx_wq_dequantize(good, NULL, 4);
 	bad += e != -EINVAL;
 	e = amx_wq_dequantize(good, cs, 3);
