@@ -45,21 +45,6 @@ static int f16_exact(float f)
 	return memcmp(&back, &f, sizeof(f)) ? -1 : h;
 }
 
-static float hdr_get(const struct amx_wq *w, const uint8_t *h, size_t i)
-{
-	if (w->f16) {
-		amx_fp16 v;
-
-		memcpy(&v, h + i * 2, sizeof(v));
-		return amx_fp16_to_fp32(v);
-	} else {
-		float v;
-
-		memcpy(&v, h + i * 4, sizeof(v));
-		return v;
-	}
-}
-
 static void hdr_put(const struct amx_wq *w, uint8_t *h, size_t i, float v)
 {
 	if (w->f16) {
@@ -153,14 +138,14 @@ static double wq_weight(const struct amx_wq *w, size_t kk, size_t j)
 {
 	const uint8_t *h = hdr_at(w, kk / w->group, j);
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
-	double s = hdr_get(w, h, j % WQ_NR);
+	double s = wq_hdr(w, h, j % WQ_NR);
 	unsigned int u = get_u(w, kk, j);
 	int q = w->bits == 8 ? (int8_t)u : (int)u - (int)w->center;
 
 	if (w->form == WQ_ZP)
-		return s * (q - hdr_get(w, h + vo, j % WQ_NR));
+		return s * (q - wq_hdr(w, h + vo, j % WQ_NR));
 	if (w->form == WQ_MIN)
-		return s * q + hdr_get(w, h + vo, j % WQ_NR);
+		return s * q + wq_hdr(w, h + vo, j % WQ_NR);
 	return s * q;
 }
 
@@ -495,15 +480,15 @@ int amx_wq_dequantize(const struct amx_wq *w, float *b, size_t ldb)
 	for (size_t kk = 0; kk < w->k; kk++)
 		for (size_t j = 0; j < w->n; j++) {
 			const uint8_t *h = hdr_at(w, kk / w->group, j);
-			float s = hdr_get(w, h, j % WQ_NR), v;
+			float s = wq_hdr(w, h, j % WQ_NR), v;
 			unsigned int u = get_u(w, kk, j);
 			int q = w->bits == 8 ? (int8_t)u : (int)u - (int)w->center;
 
 			if (w->form == WQ_ZP)
-				v = s * (float)(q - (int)hdr_get(w, h + vo,
+				v = s * (float)(q - (int)wq_hdr(w, h + vo,
 								 j % WQ_NR));
 			else if (w->form == WQ_MIN)
-				v = s * (float)q + hdr_get(w, h + vo, j % WQ_NR);
+				v = s * (float)q + wq_hdr(w, h + vo, j % WQ_NR);
 			else
 				v = s * (float)q;
 			b[kk * ldb + j] = v;
@@ -556,14 +541,14 @@ void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 						dot[c] += bf16f(ar[kk + 2]) * hi;
 					}
 				for (size_t c = 0; c < WQ_NR; c++) {
-					float s = hdr_get(w, h, c);
+					float s = wq_hdr(w, h, c);
 
 					acc[c] += s * dot[c];
 					if (w->form == WQ_ZP)
-						acc[c] -= s * hdr_get(w, h + vo, c) *
+						acc[c] -= s * wq_hdr(w, h + vo, c) *
 							  asum[r * w->ngroups + g];
 					else if (w->form == WQ_MIN)
-						acc[c] += hdr_get(w, h + vo, c) *
+						acc[c] += wq_hdr(w, h + vo, c) *
 							  asum[r * w->ngroups + g];
 				}
 			}
@@ -607,7 +592,7 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 						dot[col] += ar[kk] * lo + ar[kk + 2] * hi;
 					}
 				for (size_t col = 0; col < WQ_NR; col++) {
-					float sc = hdr_get(w, h, col);
+					float sc = wq_hdr(w, h, col);
 
 					if (w->form == WQ_PLAIN) {
 						acc[col] += sc * (float)(dot[col] - c * as);
@@ -615,10 +600,10 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 					}
 					acc[col] += sc * (float)dot[col];
 					if (w->form == WQ_ZP)
-						acc[col] += -sc * hdr_get(w, h + vo, col) *
+						acc[col] += -sc * wq_hdr(w, h + vo, col) *
 							    (float)as;
 					else
-						acc[col] += hdr_get(w, h + vo, col) *
+						acc[col] += wq_hdr(w, h + vo, col) *
 							    (float)as;
 				}
 			}
@@ -701,12 +686,12 @@ void wq_group_add(const struct amx_wq *w, const uint8_t *h, size_t rows,
 		return;
 	}
 	for (size_t c = 0; c < WQ_NR; c++) {
-		float s = hdr_get(w, h, c), v = 0.0f;
+		float s = wq_hdr(w, h, c), v = 0.0f;
 
 		if (w->form == WQ_ZP)
-			v = s * -hdr_get(w, h + vo, c);
+			v = s * -wq_hdr(w, h + vo, c);
 		else if (w->form == WQ_MIN)
-			v = hdr_get(w, h + vo, c);
+			v = wq_hdr(w, h + vo, c);
 		for (size_t r = 0; r < rows; r++) {
 			float acc = out[r * ldo + c] + s * src[r * lds + c];
 
