@@ -48,6 +48,41 @@ static void c_store(void *tmp, int two, int wide)
 		amx_tile_store(3, t + 16 * 128 + 64, 128);
 }
 
+/*
+ * One K step into the C tiles in use: A's 16 rows (32 with @two) at @a,
+ * @as bytes apart, times B's tile at @b (and the next panel's, @xpanel
+ * bytes on, with @wide); TDPBUSD with @i8, else TDPBF16PS
+ */
+static void k_step(const void *a, size_t as, const uint8_t *b,
+		   size_t xpanel, int two, int wide, int i8)
+{
+	const char *pa = a;
+
+	amx_tile_load(4, pa, as);
+	if (two)
+		amx_tile_load(5, pa + 16 * as, as);
+	amx_tile_load(6, b, 64);
+	if (wide)
+		amx_tile_load(7, b + xpanel, 64);
+	if (i8) {
+		amx_tdpbusd(0, 4, 6);
+		if (wide)
+			amx_tdpbusd(1, 4, 7);
+		if (two)
+			amx_tdpbusd(2, 5, 6);
+		if (two && wide)
+			amx_tdpbusd(3, 5, 7);
+		return;
+	}
+	amx_tdpbf16ps(0, 4, 6);
+	if (wide)
+		amx_tdpbf16ps(1, 4, 7);
+	if (two)
+		amx_tdpbf16ps(2, 5, 6);
+	if (two && wide)
+		amx_tdpbf16ps(3, 5, 7);
+}
+
 void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 		   const uint16_t *a, size_t lda, const float *asum,
 		   const uint8_t *panel, const uint8_t *xd, size_t xpanel,
@@ -65,19 +100,7 @@ void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 			size_t kb = g * w->group + 32 * s;
 			const uint8_t *b = xd + (g * steps + 8 * s) * 128;
 
-			amx_tile_load(4, a + kb, lda * 2);
-			if (two)
-				amx_tile_load(5, a + 16 * lda + kb, lda * 2);
-			amx_tile_load(6, b, 64);
-			if (wide)
-				amx_tile_load(7, b + xpanel, 64);
-			amx_tdpbf16ps(0, 4, 6);
-			if (wide)
-				amx_tdpbf16ps(1, 4, 7);
-			if (two)
-				amx_tdpbf16ps(2, 5, 6);
-			if (two && wide)
-				amx_tdpbf16ps(3, 5, 7);
+			k_step(a + kb, lda * 2, b, xpanel, two, wide, 0);
 		}
 		c_store(tmp, two, wide);
 		for (size_t p = 0; p < np; p++)
@@ -139,21 +162,9 @@ void wq_amx_i8_kernel(const struct amx_wq *w, size_t mr, size_t np,
 		c_zero(two, wide);
 		for (size_t s = 0; s < subs; s++) {
 			size_t kb = g * w->group + kt * s;
-			const uint8_t *b = xd + (g * w->group + kt * s) / 4 * 64;
+			const uint8_t *b = xd + kb / 4 * 64;
 
-			amx_tile_load(4, a + kb, lda);
-			if (two)
-				amx_tile_load(5, a + 16 * lda + kb, lda);
-			amx_tile_load(6, b, 64);
-			if (wide)
-				amx_tile_load(7, b + xpanel, 64);
-			amx_tdpbusd(0, 4, 6);
-			if (wide)
-				amx_tdpbusd(1, 4, 7);
-			if (two)
-				amx_tdpbusd(2, 5, 6);
-			if (two && wide)
-				amx_tdpbusd(3, 5, 7);
+			k_step(a + kb, lda, b, xpanel, two, wide, 1);
 		}
 		c_store(tmp, two, wide);
 		for (size_t r = 0; r < mr; r++)
