@@ -13,7 +13,10 @@ typedef void (*amx_pool_fn)(void *arg, unsigned int tid, unsigned int nthr);
 
 /*
  * Run fn on up to @want threads (caller is tid 0); returns the count used.
- * A busy pool (another job running) runs fn on the caller alone.
+ * A busy pool (another job running) runs fn on the caller alone.  The
+ * workers join when they can and the caller waits only for those that
+ * did: fn must share its work by claiming it (an atomic counter, as the
+ * GEMMs do), never by tid alone, or a late worker's share is left undone.
  */
 AMX_HIDDEN unsigned int amx_pool_run(amx_pool_fn fn, void *arg,
 				     unsigned int want);
