@@ -129,6 +129,8 @@ struct amx_info {
 #define AMX_ENV_NUM_THREADS	(1u << 0)	/* AMX_NUM_THREADS */
 #define AMX_ENV_GEMM_BLOCKS	(1u << 1)	/* AMX_GEMM_BLOCKS */
 #define AMX_ENV_FORCE_FALLBACK	(1u << 2)	/* AMX_FORCE_FALLBACK */
+#define AMX_ENV_PIN		(1u << 3)	/* AMX_PIN */
+#define AMX_ENV_PLACEMENT	(1u << 4)	/* AMX_PLACEMENT */
 
 /* Values of struct amx_info.force_fallback. */
 #define AMX_FORCE_NONE		0	/* best implementation available */
@@ -848,6 +850,116 @@ AMX_API int amx_gemm_u8_wq(unsigned int flags, size_t m, const uint8_t *a,
 			   size_t lda, const float *row_scale,
 			   const int32_t *row_zp, const struct amx_wq *w,
 			   void *c, size_t ldc, const struct amx_epilogue *ep);
+
+/* --------------------------------------------------------------------
+ * Topology, thread placement and weight placement
+ * (see amx_get_topology(3))
+ * ------------------------------------------------------------------ */
+
+/* One CPU of the affinity mask, as sysfs describes it. */
+struct amx_cpu_topology {
+	int32_t cpu;		/* Linux CPU number */
+	int32_t core;		/* physical core: index 0..ncores-1 */
+	int32_t package;	/* physical_package_id */
+	int32_t node;		/* NUMA node number (0 without NUMA) */
+	int32_t l2, l3;		/* index of its L2 / L3 domain, -1 unknown */
+	int32_t smt;		/* 0: its core's first CPU in the mask, 1..: siblings */
+	int32_t reserved;
+};
+
+/* What the machine is, restricted to this thread's affinity mask. */
+struct amx_topology {
+	uint32_t ncpus;		/* CPUs in the affinity mask */
+	uint32_t ncores;	/* physical cores among them */
+	uint32_t npackages;	/* sockets among them */
+	uint32_t nnodes;	/* NUMA nodes among them */
+	uint32_t nl2, nl3;	/* L2 and L3 domains among them */
+	/*
+	 * 0 when the kernel places memory on request (mbind(2)); else why
+	 * not: -ENOSYS (kernel without NUMA), -EPERM (a container's seccomp
+	 * profile).  Weights then stay where the first touch put them.
+	 */
+	int32_t numa_err;
+	uint32_t reserved[9];
+};
+
+/*
+ * Fill @topo and up to @n entries of @cpus (may be NULL when @n is 0),
+ * ordered by node, package, core, then sibling.  Read from sysfs on each
+ * call: the pool reads it when it starts.  Returns the number of CPUs (of
+ * which min(n, that) were written), or -EINVAL for a NULL @topo, or @cpus
+ * NULL with @n > 0; -ENOENT when sysfs describes none of the mask's CPUs.
+ */
+AMX_API int amx_get_topology(struct amx_topology *topo,
+			     struct amx_cpu_topology *cpus, size_t n);
+
+/*
+ * Pinning of the pool's workers, one per physical core in node order
+ * (the caller, thread 0, is never pinned): 1 (the default, unless
+ * AMX_PIN=0) or 0.  Restarts the pool.  Returns 0 or -EINVAL.
+ */
+AMX_API int amx_set_pinning(int on);
+
+/* One thread of the pool. */
+struct amx_pool_thread {
+	int32_t tid;		/* gettid() of the thread */
+	int32_t cpu;		/* CPU it is pinned to, -1 not pinned */
+	int32_t node;		/* NUMA node whose columns it takes first */
+	int32_t reserved;
+};
+
+/*
+ * Start the pool if needed and fill up to @n entries of @t (may be NULL
+ * when @n is 0): thread 0 is the calling thread.  Returns the number of
+ * threads, or -EINVAL (@t NULL with @n > 0).
+ */
+AMX_API int amx_get_pool_threads(struct amx_pool_thread *t, size_t n);
+
+/* Where the weights created from now on go (amx_set_placement()). */
+enum amx_placement {
+	/* each node holds the columns its threads compute (the default) */
+	AMX_PLACE_SPLIT = 0,
+	/* pages spread round-robin over the pool's nodes */
+	AMX_PLACE_INTERLEAVE = 1,
+	/* wherever the creating thread's first touch puts them */
+	AMX_PLACE_LOCAL = 2,
+	/* one copy per node, each thread reads its node's (small weights) */
+	AMX_PLACE_REPLICATE = 3,
+};
+
+/*
+ * Placement of the packed weights that amx_packed_b_create() and
+ * amx_wq_create() make from now on, in the process (AMX_PLACEMENT=split|
+ * interleave|local|replicate sets the start value).  On one node every
+ * placement is the same.  Returns 0 or -EINVAL.
+ */
+AMX_API int amx_set_placement(enum amx_placement p);
+AMX_API enum amx_placement amx_get_placement(void);
+
+/* A byte range of packed weights, and the node meant to hold it. */
+struct amx_mem_range {
+	const void *addr;	/* page aligned */
+	size_t bytes;		/* a multiple of the page size */
+	size_t col0, col1;	/* the columns of B it holds */
+	int32_t node;		/* the node asked for; -1: none (local, interleave) */
+	uint32_t flags;		/* AMX_RANGE_* */
+};
+/* the kernel took the request (mbind(2) succeeded) */
+#define AMX_RANGE_PLACED	(1u << 0)
+/* a copy of the whole matrix (AMX_PLACE_REPLICATE) */
+#define AMX_RANGE_COPY		(1u << 1)
+
+/*
+ * The page ranges of @pb / @w's packed weights and the node each is meant
+ * for: fills up to @n entries of @r (may be NULL when @n is 0).  A page
+ * that holds columns of two nodes belongs to the range of the first.
+ * Returns the number of ranges, or -EINVAL (NULL handle, @r NULL with
+ * @n > 0).
+ */
+AMX_API int amx_packed_b_ranges(const struct amx_packed_b *pb,
+				struct amx_mem_range *r, size_t n);
+AMX_API int amx_wq_ranges(const struct amx_wq *w, struct amx_mem_range *r,
+			  size_t n);
 
 #ifdef __cplusplus
 }

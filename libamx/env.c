@@ -11,6 +11,9 @@
  *   AMX_FORCE_FALLBACK  "", "0", "1" or "c", read at each GEMM or
  *                       quantization call
  *   AMX_GEMM_BLOCKS     see amx_gemm_get_blocking(3), read once
+ *   AMX_PIN             "", "0" or "1", read when the pool starts
+ *   AMX_PLACEMENT       split, interleave, local or replicate, read on
+ *                       the first weight placement
  */
 #include <errno.h>
 #include <stdio.h>
@@ -76,4 +79,41 @@ int amx__force_fallback(bool *ignored, bool warn)
 			      "not one of \"\", \"0\", \"1\", \"c\"",
 			      "libamx(7)");
 	return AMX_FORCE_NONE;
+}
+
+int amx__env_pin(bool warn)
+{
+	const char *env = getenv("AMX_PIN");
+
+	if (!env || !env[0] || !strcmp(env, "1"))
+		return 1;
+	if (!strcmp(env, "0"))
+		return 0;
+	if (warn)
+		amx__env_warn(AMX_ENV_PIN, "AMX_PIN", env,
+			      "not one of \"\", \"0\", \"1\"",
+			      "amx_set_pinning(3)");
+	return -EINVAL;
+}
+
+int amx__env_placement(bool warn)
+{
+	static const char *const names[] = {
+		[AMX_PLACE_SPLIT] = "split",
+		[AMX_PLACE_INTERLEAVE] = "interleave",
+		[AMX_PLACE_LOCAL] = "local",
+		[AMX_PLACE_REPLICATE] = "replicate",
+	};
+	const char *env = getenv("AMX_PLACEMENT");
+
+	if (!env || !env[0])
+		return AMX_PLACE_SPLIT;
+	for (int i = 0; i < (int)(sizeof(names) / sizeof(names[0])); i++)
+		if (!strcmp(env, names[i]))
+			return i;
+	if (warn)
+		amx__env_warn(AMX_ENV_PLACEMENT, "AMX_PLACEMENT", env,
+			      "not one of split, interleave, local, replicate",
+			      "amx_set_placement(3)");
+	return -EINVAL;
 }

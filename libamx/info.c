@@ -30,6 +30,10 @@ int amx_get_info(struct amx_info *info)
 	info->env_ignored = ignored ? AMX_ENV_FORCE_FALLBACK : 0;
 	if (amx__env_num_threads(&n, false) < 0)
 		info->env_ignored |= AMX_ENV_NUM_THREADS;
+	if (amx__env_pin(false) < 0)
+		info->env_ignored |= AMX_ENV_PIN;
+	if (amx__env_placement(false) < 0)
+		info->env_ignored |= AMX_ENV_PLACEMENT;
 	if (amx__gemm_blocks_env_ignored())
 		info->env_ignored |= AMX_ENV_GEMM_BLOCKS;
 	return 0;

@@ -3,6 +3,7 @@
 #ifndef AMX_INTERNAL_H
 #define AMX_INTERNAL_H
 
+#include <sched.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -91,6 +92,29 @@ AMX_HIDDEN int amx__force_fallback(bool *ignored, bool warn);
  * AMX_MAX_THREADS).
  */
 AMX_HIDDEN int amx__env_num_threads(unsigned int *n, bool warn);
+/* topology.c: the CPUs of an affinity mask, sorted node, package, core */
+struct amx__topo {
+	struct amx_topology sum;
+	unsigned int n;
+	struct amx_cpu_topology *cpu;	/* [n] */
+};
+/*
+ * Read sysfs under @root (NULL: /sys/devices/system) for the CPUs of
+ * @mask (NULL: this thread's affinity).  0, -ENOENT (no CPU of the mask
+ * described), -ENOMEM, or sched_getaffinity()'s -errno.
+ */
+AMX_HIDDEN int amx__topo_read(struct amx__topo *t, const char *root,
+			      const cpu_set_t *mask);
+AMX_HIDDEN void amx__topo_free(struct amx__topo *t);
+AMX_HIDDEN int amx__parse_cpulist(const char *s, cpu_set_t *set);
+
+/*
+ * AMX_PIN: 1 (unset, empty or "1"), 0 ("0"); -EINVAL for anything else
+ * (then pinning stays on).  AMX_PLACEMENT likewise: an enum amx_placement,
+ * or -EINVAL (then split).
+ */
+AMX_HIDDEN int amx__env_pin(bool warn);
+AMX_HIDDEN int amx__env_placement(bool warn);
 /* 1 when AMX_GEMM_BLOCKS holds a value the library ignores (gemm_blocks.c) */
 AMX_HIDDEN int amx__gemm_blocks_env_ignored(void);
 /* one line on stderr for an ignored value of variable @var (AMX_ENV_*) */

@@ -10,12 +10,14 @@
  * thread count.
  */
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
 
 #include "gemm.h"
+#include "../pool/place.h"
 
 #define PACKED_B_MAGIC 0x616d7862u	/* "amxb" */
 /* at most this many B micro-panels packed at a time on the small-M path */
@@ -36,7 +38,8 @@ struct amx_packed_b {
 	size_t kb_bytes;	/* bytes of one full K block (all panels) */
 	size_t nkb;		/* K blocks */
 	size_t bytes;
-	uint8_t *data;		/* panels, 64-byte aligned */
+	uint8_t *data;		/* panels, 64-byte aligned (copy 0) */
+	struct amx_place pl;	/* its node(s), ../pool/place.h */
 	int32_t *corr;		/* int8: [panel][K block][GEMM_NR] */
 	int32_t *colsum;	/* int8: [n] sum over k of B[k][j] */
 };
@@ -62,7 +65,7 @@ struct gemm_job {
 	struct gemm_blocks bs;
 	int direct;		/* the kernels read A in place (a_in_place()) */
 	unsigned int simd;	/* what the packers may use (gemm_select_backend()) */
-	unsigned int next_task;
+	unsigned int next_task[AMX_POOL_MAX_NODES];	/* per split part */
 	int err;
 };
 
@@ -245,6 +248,7 @@ struct gemm_plan {
 	uint8_t flip;		/* XORed into A while packing (0x80 or 0) */
 	uint8_t *abuf, *bbuf;	/* this thread's packing buffers */
 	int32_t *cbuf;
+	const uint8_t *pbdata;	/* the copy of the packed B this thread reads */
 	/*
 	 * Epilogue scratch (gemm_job.cscr): one micro-tile when the task has
 	 * one K block (ctile), else rows m0.. x the columns of an N block
@@ -495,7 +499,7 @@ static struct gemm_bpanels gemm_bpanels_at(const struct gemm_job *j,
 	if (pb) {		/* prepacked: in place */
 		size_t panel = jc / GEMM_NR;
 
-		bs.bp = pb->data + kb->pc / p->kc * pb->kb_bytes +
+		bs.bp = p->pbdata + kb->pc / p->kc * pb->kb_bytes +
 			panel * bs.bstride;
 		bs.cstride = pb->nkb * GEMM_NR;
 		if (p->need_corr)
@@ -578,7 +582,7 @@ static void gemm_loop_pc(const struct gemm_job *j, const struct gemm_plan *p,
 
 /* NC loop over one task, C[m0:m1, n0:n1], after planning it. */
 static int gemm_loop_jc(const struct gemm_job *j, size_t m0, size_t m1,
-			size_t n0, size_t n1)
+			size_t n0, size_t n1, const uint8_t *pbdata)
 {
 	struct gemm_plan p;
 	int ret = gemm_plan(j, m1 - m0, n1 - n0, &p);
@@ -586,6 +590,7 @@ static int gemm_loop_jc(const struct gemm_job *j, size_t m0, size_t m1,
 	if (ret)
 		return ret;
 	p.m0 = m0;
+	p.pbdata = pbdata;
 	for (size_t jc = n0; jc < n1; jc += p.nc) {
 		p.jc0 = jc;
 		gemm_loop_pc(j, &p, m0, m1, jc,
@@ -604,10 +609,10 @@ static int gemm_loop_jc(const struct gemm_job *j, size_t m0, size_t m1,
  * (Zen 5, bf16), against 4 x 1.
  */
 static void choose_grid(const struct gemm_job *j, unsigned int nthr,
-			unsigned int *tm, unsigned int *tn)
+			size_t un, size_t n, unsigned int *tm,
+			unsigned int *tn)
 {
 	size_t um = (j->m + j->be->mr - 1) / j->be->mr;
-	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;
 	size_t wmin = (size_t)-1, best = (size_t)-1;
 
 	for (unsigned int t = 1; t <= nthr; t++) {
@@ -620,7 +625,7 @@ static void choose_grid(const struct gemm_job *j, unsigned int nthr,
 	*tn = 1;
 	for (unsigned int t = 1; t <= nthr; t++) {
 		size_t w = ((um + nthr / t - 1) / (nthr / t)) * ((un + t - 1) / t);
-		size_t cost = t * j->m + nthr / t * j->n;
+		size_t cost = t * j->m + nthr / t * n;
 
 		if (nthr % t || w > wmin + wmin / 16 || cost >= best)
 			continue;
@@ -636,32 +641,56 @@ static void choose_grid(const struct gemm_job *j, unsigned int nthr,
  * more than one, a thread the OS starts late, e.g. on a core busy with
  * something else, then simply takes fewer tasks instead of holding up
  * the call.  Which thread computes a task does not change its result.
+ * On several NUMA nodes the columns are first cut into one range per node
+ * (a packed B's own ranges: its pages are there), each with its own grid,
+ * and a thread takes its node's tasks before the others'.
  */
 static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	struct gemm_job *j = arg;
-	unsigned int tasks = nthr > 1 ? j->be->tasks_per_thread * nthr : 1;
-	unsigned int tm = 1, tn = 1, t;
+	const struct amx_packed_b *pb = j->pb;
+	struct amx_split sp;
+	unsigned int tm[AMX_POOL_MAX_NODES], tn[AMX_POOL_MAX_NODES];
+	unsigned int part, t;
 	size_t mr = j->be->mr;
 	size_t um = (j->m + mr - 1) / mr;
 	size_t un = (j->n + GEMM_NR - 1) / GEMM_NR;
-	int begun = 0, ret = 0;
+	const uint8_t *pbdata = pb ? pb->data : NULL;
+	int begun = 0, ret = 0, home;
 
-	(void)tid;
-	/* one task: no grid (its divisions were 10 % of a 16^3 call) */
-	if (tasks > 1)
-		choose_grid(j, tasks, &tm, &tn);
-	while (!ret && (t = __atomic_fetch_add(&j->next_task, 1,
-					       __ATOMIC_RELAXED)) < tasks) {
+	if (pb && pb->pl.nparts > 1)
+		amx_split_init(&sp, un, nthr, pb->pl.nparts, pb->pl.lo,
+			       pb->pl.node);
+	else
+		amx_split_init(&sp, un, nthr, 0, NULL, NULL);
+	for (unsigned int p = 0; p < sp.nparts; p++) {
+		size_t pun = sp.lo[p + 1] - sp.lo[p];
+		unsigned int pt = sp.nthr[p] ? sp.nthr[p] : 1;
+
+		/* one task: no grid (its divisions were 10 % of a 16^3 call) */
+		sp.ntasks[p] = nthr > 1 ? j->be->tasks_per_thread * pt : 1;
+		tm[p] = tn[p] = 1;
+		size_t c1 = sp.lo[p + 1] * GEMM_NR;
+
+		if (sp.ntasks[p] > 1)
+			choose_grid(j, sp.ntasks[p], pun,
+				    (c1 < j->n ? c1 : j->n) - sp.lo[p] * GEMM_NR,
+				    &tm[p], &tn[p]);
+	}
+	home = amx_split_home(&sp, tid, nthr);
+	if (pb && pb->pl.ncopies > 1 && home >= 0)
+		pbdata = amx_place_data(&pb->pl, sp.node[home]);
+	while (!ret && amx_split_claim(&sp, j->next_task, home, &part, &t)) {
 		size_t m0 = 0, m1 = j->m, n0 = 0, n1 = j->n;
+		size_t lo = sp.lo[part], pun = sp.lo[part + 1] - lo;
 
-		if (tasks > 1) {
-			unsigned int ti = t / tn, tj = t % tn;
+		if (sp.ntasks[part] > 1 || sp.nparts > 1) {
+			unsigned int ti = t / tn[part], tj = t % tn[part];
 
-			m0 = um * ti / tm * mr;
-			m1 = um * (ti + 1) / tm * mr;
-			n0 = un * tj / tn * GEMM_NR;
-			n1 = un * (tj + 1) / tn * GEMM_NR;
+			m0 = um * ti / tm[part] * mr;
+			m1 = um * (ti + 1) / tm[part] * mr;
+			n0 = (lo + pun * tj / tn[part]) * GEMM_NR;
+			n1 = (lo + pun * (tj + 1) / tn[part]) * GEMM_NR;
 		}
 		if (m1 > j->m)
 			m1 = j->m;
@@ -675,7 +704,7 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 				break;
 			begun = 1;
 		}
-		ret = gemm_loop_jc(j, m0, m1, n0, n1);
+		ret = gemm_loop_jc(j, m0, m1, n0, n1, pbdata);
 	}
 	if (begun && j->be->thread_end)
 		j->be->thread_end();
@@ -1102,29 +1131,48 @@ int amx_gemm_u8s8_packed_ep(unsigned int flags, size_t m, const uint8_t *a,
 }
 
 /*
- * Memory for a packed B: from 2 MiB on, 2 MiB aligned and advised to be
- * backed by huge pages (Linux's THP "madvise" mode, Debian's default): the
- * kernels stream it, and its first touch then takes one fault per 2 MiB
- * instead of per 4 KiB (amx_packed_b_create() of 4096 x 4096 bf16 on
- * Zen 5: 14.6 -> 3.2 ms).  The advice is only advice; where it is refused
- * nothing changes (errno included).
+ * Memory for a packed B of @alloc bytes, placed by the pool's column split
+ * (../pool/place.h): in K block kb, panels [lo[p], lo[p + 1]) of part p
+ * are one segment, at kb * kb_bytes + lo[p] * (that block's panel bytes).
  */
-static void *packed_alloc(size_t bytes)
+static int packed_place(struct amx_packed_b *pb, size_t alloc)
 {
-	const size_t huge = (size_t)2 << 20;
-	void *p;
+	struct amx_place *pl = &pb->pl;
+	unsigned int nseg, *part;
+	size_t esz = gemm_op_esz(pb->op), *seg;
+	int ret;
 
-	if (bytes < huge)
-		return aligned_alloc(64, bytes);
-	bytes = gemm_round_up(bytes, huge);
-	p = aligned_alloc(huge, bytes);
-	if (p) {
-		int e = errno;
-
-		madvise(p, bytes, MADV_HUGEPAGE);
-		errno = e;
+	amx_place_plan(pl, pb->npanels);
+	if (pb->nkb > UINT_MAX / AMX_POOL_MAX_NODES - 1)
+		pl->how = AMX_PLACE_LOCAL, pl->nparts = 1;
+	nseg = (unsigned int)pb->nkb * pl->nparts;
+	seg = malloc((nseg + 1) * sizeof(*seg));
+	part = malloc(nseg * sizeof(*part));
+	if (!seg || !part) {
+		free(seg);
+		free(part);
+		return -ENOMEM;
 	}
-	return p;
+	for (size_t kb = 0; kb < pb->nkb; kb++) {
+		size_t kcb = pb->k - kb * pb->kc < pb->kc ? pb->k - kb * pb->kc :
+							    pb->kc;
+		size_t stride = gemm_round_up(kcb * esz, 64) * GEMM_NR;
+
+		for (unsigned int p = 0; p < pl->nparts; p++) {
+			seg[kb * pl->nparts + p] = kb * pb->kb_bytes +
+						   pl->lo[p] * stride;
+			part[kb * pl->nparts + p] = p;
+		}
+		seg[nseg] = kb * pb->kb_bytes + pb->npanels * stride;
+	}
+	if (!nseg) {		/* k == 0: nothing to place */
+		pl->how = AMX_PLACE_LOCAL;
+		seg[0] = 0;
+	}
+	ret = amx_place_alloc(pl, alloc, seg, part, nseg, GEMM_NR, pb->n);
+	free(seg);
+	free(part);
+	return ret;
 }
 
 /*
@@ -1181,11 +1229,12 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 	pb->nkb = (k + bs.kc - 1) / bs.kc;
 	cbytes = esz == 2 ? 0 : npanels * pb->nkb * GEMM_NR * 4 + n * 4;
 	pb->bytes = bytes + cbytes;
-	pb->data = packed_alloc(gemm_round_up(bytes + cbytes, 64) + 64);
-	if (!pb->data) {
+	ret = packed_place(pb, gemm_round_up(bytes + cbytes, 64) + 64);
+	if (ret) {
 		free(pb);
-		return -ENOMEM;
+		return ret;
 	}
+	pb->data = pb->pl.data;
 	if (cbytes) {
 		pb->corr = (int32_t *)(void *)(pb->data + gemm_round_up(bytes, 64));
 		/* for the zero points of u8 A (amx_gemm_u8s8_packed_ep()) */
@@ -1208,6 +1257,7 @@ int amx_packed_b_create(struct amx_packed_b **out, enum amx_gemm_type type,
 				       pb->corr + pc / bs.kc * GEMM_NR,
 				       pb->nkb * GEMM_NR, simd);
 	}
+	amx_place_copy(&pb->pl, pb->bytes);
 	*out = pb;
 	return 0;
 }
@@ -1217,8 +1267,16 @@ void amx_packed_b_free(struct amx_packed_b *pb)
 	/* freeing a handle twice is undefined, as for free(3) */
 	if (!pb)
 		return;
-	free(pb->data);
+	amx_place_free(&pb->pl);
 	free(pb);
+}
+
+int amx_packed_b_ranges(const struct amx_packed_b *pb, struct amx_mem_range *r,
+			size_t n)
+{
+	if (!pb || pb->magic != PACKED_B_MAGIC)
+		return -EINVAL;
+	return amx_place_ranges(&pb->pl, r, n);
 }
 
 size_t amx_packed_b_size(const struct amx_packed_b *pb)

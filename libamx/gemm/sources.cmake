@@ -28,6 +28,7 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/gemm_amx_int8_32x32.c
 	${AMX_GEMM_DIR}/gemm_amx_f16_32x32.c
 	${AMX_GEMM_DIR}/../pool/pool.c
+	${AMX_GEMM_DIR}/../pool/place.c
 )
 
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_bf16_12x32.c

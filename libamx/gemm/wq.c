@@ -92,11 +92,39 @@ static unsigned int get_u(const struct amx_wq *w, size_t kk, size_t j)
 }
 
 /* an empty B of the shape: sizes worked out, panels zeroed */
+/*
+ * Memory for the panels, placed by the pool's column split (panels
+ * [lo[p], lo[p + 1]) of part p are one run of bytes), interleaved, or one
+ * copy per node (../pool/place.h).
+ */
+/* panels of a task: a multiple of every kernel call's panel count */
+#define WQ_TASK_ALIGN	12
+
+static int wq_place(struct amx_wq *w)
+{
+	struct amx_place *pl = &w->pl;
+	size_t seg[AMX_POOL_MAX_NODES + 1];
+	unsigned int part[AMX_POOL_MAX_NODES];
+
+	/* in whole tasks' worth of panels, as wq_thread() splits them */
+	amx_place_plan(pl, (w->npanels + WQ_TASK_ALIGN - 1) / WQ_TASK_ALIGN);
+	for (unsigned int p = 0; p < pl->nparts; p++) {
+		size_t p0 = pl->lo[p] * WQ_TASK_ALIGN;
+
+		seg[p] = (p0 < w->npanels ? p0 : w->npanels) * w->pbytes;
+		part[p] = p;
+	}
+	seg[pl->nparts] = w->bytes;
+	return amx_place_alloc(pl, round_up(w->bytes, 64), seg, part,
+			       pl->nparts, WQ_TASK_ALIGN * WQ_NR, w->n);
+}
+
 static int wq_alloc(struct amx_wq **out, unsigned int bits, unsigned int form,
 		    int f16, size_t k, size_t n, size_t group)
 {
 	struct amx_wq *w;
 	size_t esz = f16 ? 2 : 4, data;
+	int ret;
 
 	if (k > ((size_t)1 << 40) || n > ((size_t)1 << 40))
 		return -EOVERFLOW;
@@ -123,11 +151,12 @@ static int wq_alloc(struct amx_wq **out, unsigned int bits, unsigned int form,
 	}
 	w->pbytes = w->ngroups * w->gbytes;
 	w->bytes = w->npanels * w->pbytes;
-	w->data = aligned_alloc(64, round_up(w->bytes, 64));
-	if (!w->data) {
+	ret = wq_place(w);
+	if (ret) {
 		free(w);
-		return -ENOMEM;
+		return ret;
 	}
+	w->data = w->pl.data;
 	memset(w->data, 0, w->bytes);
 	*out = w;
 	return 0;
@@ -149,12 +178,28 @@ static double wq_weight(const struct amx_wq *w, size_t kk, size_t j)
 	return s * q;
 }
 
-/* w->colw: the int8-activation GEMM's zero-point term (wq.h); 0 or -ENOMEM */
+/*
+ * The last step of making a handle: w->colw, the int8-activation GEMM's
+ * zero-point term (wq.h), and the other copies (AMX_PLACE_REPLICATE).
+ * 0 or -ENOMEM.
+ */
 static int wq_colw(struct amx_wq *w)
 {
 	w->colw = calloc(w->npanels * WQ_NR, sizeof(*w->colw));
 	if (!w->colw)
 		return -ENOMEM;
+	if (w->pl.ncopies > 1) {
+		w->rep = calloc(w->pl.ncopies, sizeof(*w->rep));
+		if (!w->rep)
+			return -ENOMEM;
+		amx_place_copy(&w->pl, w->bytes);
+		for (unsigned int c = 0; c < w->pl.ncopies; c++) {
+			w->rep[c] = *w;
+			w->rep[c].rep = NULL;
+			w->rep[c].data = (uint8_t *)amx_place_data(
+				&w->pl, w->pl.copy_node[c]);
+		}
+	}
 	for (size_t j = 0; j < w->n; j++) {
 		double sum = 0.0;
 
@@ -170,9 +215,17 @@ void amx_wq_free(struct amx_wq *w)
 	if (!w)
 		return;
 	w->magic = 0;
-	free(w->data);
+	amx_place_free(&w->pl);
+	free(w->rep);
 	free(w->colw);
 	free(w);
+}
+
+int amx_wq_ranges(const struct amx_wq *w, struct amx_mem_range *r, size_t n)
+{
+	if (!w || w->magic != WQ_MAGIC)
+		return -EINVAL;
+	return amx_place_ranges(&w->pl, r, n);
 }
 
 size_t amx_wq_size(const struct amx_wq *w)
@@ -711,7 +764,7 @@ struct wq_job {
 	size_t ldc;
 	int acc, avx512;
 	const struct gemm_epi *epi;
-	size_t next;		/* the next task (atomic) */
+	unsigned int next[AMX_POOL_MAX_NODES];	/* the next task of a part */
 	/* int8 A (amx_gemm_s8_wq()): a8 instead of a */
 	int i8;
 	const int8_t *a8;
@@ -768,11 +821,11 @@ static size_t wq_mr(const struct amx_wq *w)
  * Columns [p0, p1) of panels for the rows of the job: one task.  @xbuf:
  * the thread's room for a widened chunk, or NULL.
  */
-static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
+static void wq_task(const struct wq_job *jb, const struct amx_wq *w,
+		    size_t p0, size_t p1,
 		    uint8_t *xbuf, int32_t *xcs, size_t xchunk, int amx,
 		    float *amxout)
 {
-	const struct amx_wq *w = jb->w;
 	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
 	/* bytes of a widened panel: bf16 pairs, or int8 quads (int8 A) */
 	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2);
@@ -881,9 +934,6 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 	}
 }
 
-/* panels of a task: a multiple of every kernel call's panel count */
-#define WQ_TASK_ALIGN	12
-
 /*
  * The pool's workers join a job when they can and the caller does not
  * wait for one that has not: tasks are claimed, never assigned by tid.
@@ -893,16 +943,37 @@ static void wq_task(const struct wq_job *jb, size_t p0, size_t p1,
 static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 {
 	struct wq_job *jb = arg;
-	const struct amx_wq *w = jb->w;
-	size_t tasks = nthr > 1 ? (size_t)nthr * 4 : 1, per, t;
+	const struct amx_wq *w = jb->w, *tw = w;
+	size_t units = (w->npanels + WQ_TASK_ALIGN - 1) / WQ_TASK_ALIGN;
+	size_t per[AMX_POOL_MAX_NODES];
+	struct amx_split sp;
+	unsigned int part, t;
+	int home;
 	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2), xchunk = 0;
 	uint8_t *xbuf = NULL;
 	int32_t *xcs = NULL;
 	float *amxout = NULL;
 	int amx = jb->amx;
 
-	(void)tid;
-	per = round_up((w->npanels + tasks - 1) / tasks, WQ_TASK_ALIGN);
+	if (w->pl.nparts > 1)
+		amx_split_init(&sp, units, nthr, w->pl.nparts, w->pl.lo,
+			       w->pl.node);
+	else
+		amx_split_init(&sp, units, nthr, 0, NULL, NULL);
+	for (unsigned int p = 0; p < sp.nparts; p++) {
+		size_t pu = sp.lo[p + 1] - sp.lo[p];
+		size_t tasks = nthr > 1 ? (size_t)(sp.nthr[p] ? sp.nthr[p] : 1) *
+					  4 : 1;
+
+		per[p] = (pu + tasks - 1) / tasks;
+		sp.ntasks[p] = per[p] ? (unsigned int)((pu + per[p] - 1) /
+						       per[p]) : 0;
+	}
+	home = amx_split_home(&sp, tid, nthr);
+	if (w->rep && home >= 0)
+		for (unsigned int c = 0; c < w->pl.ncopies; c++)
+			if (w->pl.copy_node[c] == sp.node[home])
+				tw = &w->rep[c];
 	/* AMX: its own configuration in each thread, or AVX-512 there */
 	if (amx && (jb->i8 ? wq_amx_i8_config(w) : gemm_amx_begin()))
 		amx = 0;
@@ -933,12 +1004,14 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		gemm_amx_end();
 		amx = 0;
 	}
-	while ((t = __atomic_fetch_add(&jb->next, 1, __ATOMIC_RELAXED)) * per <
-	       w->npanels) {
-		size_t p1 = (t + 1) * per;
+	while (amx_split_claim(&sp, jb->next, home, &part, &t)) {
+		size_t p0 = (sp.lo[part] + t * per[part]) * WQ_TASK_ALIGN;
+		size_t p1 = p0 + per[part] * WQ_TASK_ALIGN, hi;
 
-		wq_task(jb, t * per, p1 < w->npanels ? p1 : w->npanels, xbuf,
-			xcs, xchunk, amx, amxout);
+		hi = sp.lo[part + 1] * WQ_TASK_ALIGN;
+		hi = hi < w->npanels ? hi : w->npanels;
+		wq_task(jb, tw, p0, p1 < hi ? p1 : hi, xbuf, xcs, xchunk, amx,
+			amxout);
 	}
 	if (amx)
 		gemm_amx_end();

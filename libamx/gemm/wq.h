@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "gemm.h"
+#include "../pool/place.h"
 
 #define WQ_MAGIC	0x616d7771u	/* "amxq" */
 #define WQ_NR		16	/* columns of a panel */
@@ -63,7 +64,9 @@ struct amx_wq {
 	size_t gbytes;		/* bytes of a group of a panel */
 	size_t pbytes;		/* bytes of a panel */
 	size_t bytes;		/* all panels */
-	uint8_t *data;		/* 64-byte aligned */
+	uint8_t *data;		/* 64-byte aligned (copy 0) */
+	struct amx_place pl;	/* its node(s), ../pool/place.h */
+	struct amx_wq *rep;	/* AMX_PLACE_REPLICATE: one per copy */
 	float *colw;		/* [n] sum over kp rows of the weights (int8 A) */
 };
 
