@@ -37,6 +37,9 @@ static const struct {
 	{ AMX_ENV_NUM_THREADS, "AMX_NUM_THREADS", "accepted: 0..256 (amx_set_num_threads(3))" },
 	{ AMX_ENV_GEMM_BLOCKS, "AMX_GEMM_BLOCKS", "see amx_gemm_get_blocking(3)" },
 	{ AMX_ENV_FORCE_FALLBACK, "AMX_FORCE_FALLBACK", "accepted: \"\", \"0\", \"1\", \"c\"" },
+	{ AMX_ENV_PIN, "AMX_PIN", "accepted: \"\", \"0\", \"1\" (amx_set_pinning(3))" },
+	{ AMX_ENV_PLACEMENT, "AMX_PLACEMENT",
+	  "accepted: split, interleave, local, replicate (amx_set_placement(3))" },
 };
 
 static const struct {
@@ -261,7 +264,182 @@ static void print_blocking_human(void)
 		}
 }
 
-static void print_json(const struct amx_info *in, const struct cpu_names *n,
+/* The topology, the pool's threads and the weight placement. */
+struct place_info {
+	struct amx_topology topo;
+	struct amx_cpu_topology *cpus;
+	int ncpus;			/* -errno when the read failed */
+	struct amx_pool_thread *thr;
+	int nthr;
+	const char *placement;
+};
+
+static const char *const placement_names[] = {
+	[AMX_PLACE_SPLIT] = "split", [AMX_PLACE_INTERLEAVE] = "interleave",
+	[AMX_PLACE_LOCAL] = "local", [AMX_PLACE_REPLICATE] = "replicate",
+};
+
+static void read_place_info(struct place_info *pi)
+{
+	unsigned int p = amx_get_placement();
+
+	memset(pi, 0, sizeof(*pi));
+	pi->ncpus = amx_get_topology(&pi->topo, NULL, 0);
+	if (pi->ncpus > 0) {
+		pi->cpus = calloc((size_t)pi->ncpus, sizeof(*pi->cpus));
+		if (pi->cpus)
+			pi->ncpus = amx_get_topology(&pi->topo, pi->cpus,
+						     (size_t)pi->ncpus);
+		else
+			pi->ncpus = -ENOMEM;
+	}
+	/* starts the library's pool: its threads are what is shown */
+	pi->nthr = amx_get_pool_threads(NULL, 0);
+	if (pi->nthr > 0) {
+		pi->thr = calloc((size_t)pi->nthr, sizeof(*pi->thr));
+		if (pi->thr)
+			pi->nthr = amx_get_pool_threads(pi->thr, (size_t)pi->nthr);
+		else
+			pi->nthr = 0;
+	}
+	pi->placement = p < 4 ? placement_names[p] : "?";
+}
+
+/* the CPUs of node @node as "0-3,8" into @buf */
+static void node_cpulist(const struct place_info *pi, int node, char *buf,
+			 size_t size)
+{
+	size_t len = 0;
+
+	buf[0] = 0;
+	for (int i = 0; i < pi->ncpus; i++) {
+		int c = pi->cpus[i].cpu, e = c;
+
+		if (pi->cpus[i].node != node)
+			continue;
+		/* the list is sorted by core, not CPU: find runs by value */
+		bool in_run = false;
+
+		for (int j = 0; j < pi->ncpus; j++)
+			if (pi->cpus[j].node == node && pi->cpus[j].cpu == c - 1)
+				in_run = true;
+		if (in_run)
+			continue;
+		for (bool more = true; more;) {
+			more = false;
+			for (int j = 0; j < pi->ncpus; j++)
+				if (pi->cpus[j].node == node &&
+				    pi->cpus[j].cpu == e + 1) {
+					e++;
+					more = true;
+				}
+		}
+		if (len < size)
+			len += (size_t)snprintf(buf + len, size - len, "%s%d",
+						len ? "," : "", c);
+		if (e > c && len < size)
+			len += (size_t)snprintf(buf + len, size - len, "-%d", e);
+	}
+}
+
+/* node numbers in order of first appearance; returns how many */
+static int node_list(const struct place_info *pi, int *nodes, int max)
+{
+	int n = 0;
+
+	for (int i = 0; i < pi->ncpus; i++) {
+		int k = 0;
+
+		while (k < n && nodes[k] != pi->cpus[i].node)
+			k++;
+		if (k == n && n < max)
+			nodes[n++] = pi->cpus[i].node;
+	}
+	return n;
+}
+
+static void print_place_json(const struct place_info *pi)
+{
+	int nodes[64], nn = node_list(pi, nodes, 64);
+
+	printf("  \"topology\": {\"cpus\": %u, \"cores\": %u, \"packages\": %u, "
+	       "\"nodes\": %u, \"l2_domains\": %u, \"l3_domains\": %u, "
+	       "\"numa_err\": %d, \"error\": %d,\n    \"node_cpus\": [",
+	       pi->topo.ncpus, pi->topo.ncores, pi->topo.npackages,
+	       pi->topo.nnodes, pi->topo.nl2, pi->topo.nl3, pi->topo.numa_err,
+	       pi->ncpus < 0 ? pi->ncpus : 0);
+	for (int x = 0; x < nn; x++) {
+		bool first = true;
+
+		printf("%s{\"node\": %d, \"cpus\": [", x ? ", " : "", nodes[x]);
+		for (int i = 0; i < pi->ncpus; i++)
+			if (pi->cpus[i].node == nodes[x]) {
+				printf("%s%d", first ? "" : ", ", pi->cpus[i].cpu);
+				first = false;
+			}
+		printf("]}");
+	}
+	printf("],\n    \"cpu_list\": [");
+	for (int i = 0; i < pi->ncpus; i++)
+		printf("%s{\"cpu\": %d, \"core\": %d, \"package\": %d, \"node\": %d, "
+		       "\"l2\": %d, \"l3\": %d, \"smt\": %d}", i ? ", " : "",
+		       pi->cpus[i].cpu, pi->cpus[i].core, pi->cpus[i].package,
+		       pi->cpus[i].node, pi->cpus[i].l2, pi->cpus[i].l3,
+		       pi->cpus[i].smt);
+	printf("]},\n  \"pool_threads\": [");
+	for (int i = 0; i < pi->nthr; i++)
+		printf("%s{\"thread\": %d, \"cpu\": %d, \"node\": %d}",
+		       i ? ", " : "", i, pi->thr[i].cpu, pi->thr[i].node);
+	printf("],\n");
+	json_str("placement", pi->placement, true);
+}
+
+static void print_place_human(const struct place_info *pi)
+{
+	int nodes[64], nn = node_list(pi, nodes, 64), pinned = 0;
+	char list[512];
+
+	if (pi->ncpus < 0) {
+		printf("Topology:   unknown: %s\n", amx_strerror(pi->ncpus));
+	} else {
+		printf("Topology:   %u CPUs in the affinity mask: %u cores, %u package%s, "
+		       "%u NUMA node%s, %u L2 and %u L3 domain%s\n",
+		       pi->topo.ncpus, pi->topo.ncores, pi->topo.npackages,
+		       pi->topo.npackages == 1 ? "" : "s", pi->topo.nnodes,
+		       pi->topo.nnodes == 1 ? "" : "s", pi->topo.nl2,
+		       pi->topo.nl3, pi->topo.nl3 == 1 ? "" : "s");
+		for (int x = 0; x < nn; x++) {
+			node_cpulist(pi, nodes[x], list, sizeof(list));
+			printf("Node %-6d CPUs %s\n", nodes[x], list);
+		}
+	}
+	for (int i = 0; i < pi->nthr; i++)
+		pinned += pi->thr[i].cpu >= 0;
+	printf("Pool:       %d thread%s, ", pi->nthr, pi->nthr == 1 ? "" : "s");
+	if (!pinned) {
+		printf("not pinned%s\n", pi->nthr > 1 ? " (amx_set_pinning(0), AMX_PIN=0, or no topology)" : "");
+	} else {
+		printf("thread 0 is the caller (not pinned), workers pinned:");
+		for (int i = 1; i < pi->nthr; i++) {
+			if (pi->thr[i].cpu >= 0)
+				printf(" %d->cpu%d/node%d", i, pi->thr[i].cpu, pi->thr[i].node);
+			else
+				printf(" %d->unpinned", i);
+		}
+		printf("\n");
+	}
+	printf("Placement:  %s", pi->placement);
+	if (pi->topo.nnodes <= 1)
+		printf(" (one node: weights stay where they are made)\n");
+	else if (pi->topo.numa_err)
+		printf("; the kernel refuses NUMA placement (%s): weights stay local\n",
+		       amx_strerror(pi->topo.numa_err));
+	else
+		printf(" over the pool's nodes (mbind works)\n");
+}
+
+static void print_json(const struct amx_info *in, const struct place_info *pi,
+		       const struct cpu_names *n,
 		       int request, bool asked)
 {
 	size_t i;
@@ -310,6 +488,7 @@ static void print_json(const struct amx_info *in, const struct cpu_names *n,
 	json_str("status_text", amx_strerror(in->status), true);
 	printf("  \"request_result\": %d,\n", request);
 	print_blocking_json();
+	print_place_json(pi);
 	printf("  \"proc\": [");
 	for (p = 0; p < nproc_lines; p++) {
 		printf("%s", p ? ", " : "");
@@ -350,7 +529,8 @@ static void print_force(const struct amx_info *in)
 		       what[in->force_fallback]);
 }
 
-static void print_human(const struct amx_info *in, const struct cpu_names *n,
+static void print_human(const struct amx_info *in, const struct place_info *pi,
+			const struct cpu_names *n,
 			int request, bool asked)
 {
 	size_t i;
@@ -400,6 +580,7 @@ static void print_human(const struct amx_info *in, const struct cpu_names *n,
 	print_force(in);
 	print_env_ignored(in);
 	print_blocking_human();
+	print_place_human(pi);
 }
 
 static void usage(FILE *f)
@@ -422,6 +603,7 @@ int main(int argc, char **argv)
 	bool json = false, ask = true;
 	struct cpu_names names;
 	struct amx_info info;
+	struct place_info place;
 	int c, request = 0;
 
 	while ((c = getopt_long(argc, argv, "jnhV", opts, NULL)) != -1) {
@@ -443,9 +625,12 @@ int main(int argc, char **argv)
 	amx_get_info(&info);
 	cpu_names(&names, &info);
 	read_proc_lines();
+	read_place_info(&place);
 	if (json)
-		print_json(&info, &names, request, ask);
+		print_json(&info, &place, &names, request, ask);
 	else
-		print_human(&info, &names, request, ask);
+		print_human(&info, &place, &names, request, ask);
+	free(place.cpus);
+	free(place.thr);
 	return info.status ? 1 : 0;
 }
