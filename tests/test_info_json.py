@@ -166,6 +166,52 @@ def check_env_rule(amx_info, info_dump, check):
     check(js["env_ignored"] == [], "valid values: env_ignored is empty")
 
 
+def check_topology(doc, amx_info, check):
+    """topology and pool against sysfs and the affinity mask, read here."""
+    mask = os.sched_getaffinity(0)
+    online = {c for c in mask if os.path.exists(f"/sys/devices/system/cpu/cpu{c}/topology")}
+    topo = doc["topology"]
+    check(topo["cpus"] == len(online) and len(topo["cpu_list"]) == len(online) and
+          {c["cpu"] for c in topo["cpu_list"]} == online,
+          f"topology: the {len(online)} online CPUs of the affinity mask")
+    node_of = {}
+    for d in (os.listdir("/sys/devices/system/node")
+              if os.path.isdir("/sys/devices/system/node") else []):
+        if d.startswith("node") and d[4:].isdigit():
+            with open(f"/sys/devices/system/node/{d}/cpulist") as f:
+                for part in filter(None, f.read().strip().split(",")):
+                    lo, _, hi = part.partition("-")
+                    for c in range(int(lo), int(hi or lo) + 1):
+                        node_of[c] = int(d[4:])
+    want_nodes = {node_of.get(c, 0) for c in online}
+    check(topo["nodes"] == len(want_nodes) and
+          all(c["node"] == node_of.get(c["cpu"], 0) for c in topo["cpu_list"]),
+          f"topology: nodes {sorted(want_nodes)} as sysfs says")
+    cores = set()
+    for c in online:
+        with open(f"/sys/devices/system/cpu/cpu{c}/topology/thread_siblings_list") as f:
+            first = f.read().strip().split(",")[0].split("-")[0]
+        cores.add(int(first))
+    check(topo["cores"] == len(cores), f"topology: {len(cores)} physical cores")
+    thr = doc["pool_threads"]
+    check(len(thr) == len(cores) and thr[0]["cpu"] == -1 and
+          all(t["cpu"] in online for t in thr[1:]),
+          "pool: one thread per core, workers pinned to CPUs of the mask")
+    check(doc["placement"] == "split", "placement: split by default")
+    env = dict(os.environ, AMX_PIN="0", AMX_PLACEMENT="replicate")
+    js = json.loads(subprocess.run([amx_info, "--json", "--no-request"], env=env,
+                                   capture_output=True, text=True).stdout)
+    check(all(t["cpu"] == -1 for t in js["pool_threads"]) and
+          js["placement"] == "replicate", "AMX_PIN=0 and AMX_PLACEMENT=replicate shown")
+    env = dict(os.environ, AMX_PIN="2", AMX_PLACEMENT="near")
+    run = subprocess.run([amx_info, "--json", "--no-request"], env=env,
+                         capture_output=True, text=True)
+    js = json.loads(run.stdout)
+    check(js["env_ignored"] == ["AMX_PIN", "AMX_PLACEMENT"] and
+          "AMX_PIN='2' ignored" in run.stderr and js["placement"] == "split",
+          "AMX_PIN=2 and AMX_PLACEMENT=near: ignored, reported, defaults kept")
+
+
 def main():
     amx_info, info_dump = sys.argv[1], sys.argv[2]
     results = []
@@ -215,6 +261,7 @@ def main():
     check(not doc["cpu_features"]["amx_tile"] or doc["cpu_codename"] in amx_names | {""},
           f"codename '{doc['cpu_codename']}' consistent with the AMX features")
     check(not doc["requested"], "--no-request did not ask for permission")
+    check_topology(doc, amx_info, check)
     check(int(doc["alloc_sync"]) == lib["alloc_sync"], "alloc_sync agrees")
     check(doc["force_fallback"] == lib["force_fallback"] and
           int(doc["force_fallback_ignored"]) == lib["force_fallback_ignored"],
