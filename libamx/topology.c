@@ -188,8 +188,8 @@ static int numa_probe(void)
 	return 0;
 }
 
-int amx__topo_read(struct amx__topo *t, const char *root,
-		   const cpu_set_t *mask)
+static int topo_read(struct amx__topo *t, const char *root,
+		     const cpu_set_t *mask)
 {
 	cpu_set_t own;
 	struct cpu_key *k;
@@ -283,6 +283,16 @@ int amx__topo_read(struct amx__topo *t, const char *root,
 	free(node_of);
 	free(keys);
 	return 0;
+}
+
+/* errno is kept: sysfs files that are missing are normal, not news */
+int amx__topo_read(struct amx__topo *t, const char *root,
+		   const cpu_set_t *mask)
+{
+	int e = errno, ret = topo_read(t, root, mask);
+
+	errno = e;
+	return ret;
 }
 
 void amx__topo_free(struct amx__topo *t)

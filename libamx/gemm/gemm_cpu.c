@@ -103,15 +103,22 @@ int amx_gemm_backend(enum amx_gemm_type type)
 	return -EINVAL;
 }
 
-/* cache sizes in bytes: sysconf, else CPUID leaf 4, else a guess */
+/*
+ * Cache sizes in bytes: sysconf, else CPUID leaf 4, else a guess.  errno
+ * is kept: glibc's sysconf() reads /sys/devices/system/cpu/cpu0/cache,
+ * and where a VM has no such directory it answers 0 and leaves ENOENT
+ * behind, which would leak out of amx_packed_b_create() and the GEMMs.
+ */
 static long cache_size_read(int level)
 {
 	static const int names[] = { _SC_LEVEL1_DCACHE_SIZE,
 				     _SC_LEVEL2_CACHE_SIZE,
 				     _SC_LEVEL3_CACHE_SIZE };
 	static const long guess[] = { 32 << 10, 1 << 20, 8 << 20 };
+	int e = errno;
 	long v = sysconf(names[level - 1]);
 
+	errno = e;
 	if (v > 0)
 		return v;
 	v = amx__cpu()->cache[level - 1];

@@ -165,9 +165,9 @@ static size_t part_col(const struct amx_place *pl, unsigned int p,
 	return c < ncols ? c : ncols;
 }
 
-int amx_place_alloc(struct amx_place *pl, size_t bytes, const size_t *seg,
-		    const unsigned int *seg_part, unsigned int nseg,
-		    size_t unit_cols, size_t ncols)
+static int place_alloc(struct amx_place *pl, size_t bytes, const size_t *seg,
+		       const unsigned int *seg_part, unsigned int nseg,
+		       size_t unit_cols, size_t ncols)
 {
 	size_t pg = (size_t)sysconf(_SC_PAGESIZE), end = seg[nseg];
 	size_t cols = ncols;
@@ -244,6 +244,19 @@ int amx_place_alloc(struct amx_place *pl, size_t bytes, const size_t *seg,
 	}
 	if (ret)
 		amx_place_free(pl);
+	return ret;
+}
+
+/* errno is kept: a refused mbind(2) or madvise(2) is only a lost hint */
+int amx_place_alloc(struct amx_place *pl, size_t bytes, const size_t *seg,
+		    const unsigned int *seg_part, unsigned int nseg,
+		    size_t unit_cols, size_t ncols)
+{
+	int e = errno;
+	int ret = place_alloc(pl, bytes, seg, seg_part, nseg, unit_cols,
+			      ncols);
+
+	errno = e;
 	return ret;
 }
 

@@ -330,13 +330,14 @@ static int start_worker(unsigned int i)
 	return pthread_create(&pool.tid[i], NULL, worker, (void *)(uintptr_t)i);
 }
 
-/* with pool.busy held */
+/* with pool.busy held; errno is kept (sysfs reads, refused affinity) */
 static void pool_start(void)
 {
 	unsigned int n = pool.requested ? pool.requested : env_threads();
 	int pin = pool.pin >= 0 ? pool.pin : amx__env_pin(true) != 0;
 	unsigned int cores;
 	sigset_t all, old;
+	int e = errno;
 
 	static int atfork_done;
 
@@ -365,6 +366,7 @@ static void pool_start(void)
 	}
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	__atomic_store_n(&pool.nthreads, pool.started, __ATOMIC_RELAXED);
+	errno = e;
 }
 
 unsigned int amx_pool_size(void)
