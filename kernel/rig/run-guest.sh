@@ -4,7 +4,7 @@
 #
 #   run-guest.sh --manifest FILE [--append "extra cmdline"] [--out DIR]
 #                [--timeout S] [--test-timeout S] [--no-selftests] [--debug]
-#                [--kernel DIR]
+#                [--kernel DIR] [--numa]
 #
 # Manifest: one test per line, "name<TAB>/abs/path/to/static-binary[<TAB>arg]...",
 # each further tab separated field is one argument. Empty lines and lines
@@ -19,6 +19,13 @@
 # --kernel DIR boots DIR/bzImage instead of build-kernel.sh's kernel and
 # runs those of the selftests above that DIR/selftests/ holds (a kernel
 # built from part of the series, or from your own tree).
+#
+# --numa boots a two-socket, two-node machine: 8 vCPUs (2 sockets x 4
+# cores), 512 MiB of RAM per node (node 0: CPUs 0-3, node 1: CPUs 4-7),
+# distance 20 between them, as QEMU's ACPI SRAT/SLIT describe them.  The
+# guest prints its view ("# numa: ..." lines) before the tests, and the
+# run fails when that is not two nodes of four CPUs each: a test of NUMA
+# placement that ran on one node would pass for the wrong reason.
 #
 # --debug boots the debug kernel (build-kernel.sh --debug: KASAN, kmemleak,
 # lockdep; longer default timeouts).  The guest clears kmemleak's list
@@ -63,6 +70,7 @@ TEST_TIMEOUT=${AMX_TEST_TIMEOUT:-120}
 SELFTESTS=1
 DEBUG=0
 KERNEL_DIR=
+NUMA=0
 TIMEOUT_SET=0
 TEST_TIMEOUT_SET=0
 
@@ -80,6 +88,7 @@ while [ $# -gt 0 ]; do
 	--no-selftests) SELFTESTS=0; shift ;;
 	--debug) DEBUG=1; shift ;;
 	--kernel) KERNEL_DIR=$2; shift 2 ;;
+	--numa) NUMA=1; shift ;;
 	-h|--help) usage ;;
 	*) die "unknown argument: $1" ;;
 	esac
@@ -308,6 +317,12 @@ export AMX_TEST_ALARM
 echo "# guest: \$(uname -r) cmdline: \$(cat /proc/cmdline)"
 echo "# cpu flags: \$(grep -m1 -o 'amx[a-z_0-9]*' /proc/cpuinfo | tr '\n' ' ')"
 dmesg | grep 'x86/fpu' | sed 's/^/# /'
+# NUMA as the guest sees it (run-guest.sh --numa checks it)
+for d in /sys/devices/system/node/node[0-9]*; do
+	[ -d "\$d" ] || continue
+	echo "# numa: \${d##*/} cpus \$(cat \$d/cpulist) mem_kb \$(sed -n 's/.*MemTotal: *\([0-9]*\).*/\1/p' \$d/meminfo)"
+done
+echo "# numa: online \$(cat /sys/devices/system/node/online 2>/dev/null || echo none)"
 # The debug kernel's checkers (their messages are below the console level)
 dmesg | grep -e 'KernelAddressSanitizer initialized' -e 'Kernel memory leak detector' \
 	-e 'Lock dependency validator' | sed 's/^/# /'
@@ -375,11 +390,20 @@ INITRD=$OUTDIR/initramfs.cpio.gz
 
 # --- boot ----------------------------------------------------------------------------
 CMDLINE="$KERNEL_CMDLINE${APPEND:+ $APPEND}"
+MACHINE=(-smp 2 -m 1G)
+if [ $NUMA = 1 ]; then
+	MACHINE=(-smp 8,sockets=2,cores=4,threads=1 -m 1G
+		-object memory-backend-ram,id=mem0,size=512M
+		-object memory-backend-ram,id=mem1,size=512M
+		-numa node,nodeid=0,cpus=0-3,memdev=mem0
+		-numa node,nodeid=1,cpus=4-7,memdev=mem1
+		-numa dist,src=0,dst=1,val=20)
+fi
 log "booting: $N tests, cmdline: $CMDLINE"
 T_BOOT=$(date +%s)
 set +e
 timeout -k 10 "$TIMEOUT" "$QEMU" "${QEMU_EXTRA[@]}" -accel "$QEMU_ACCEL" -cpu "$QEMU_CPU" \
-	-smp 2 -m 1G -kernel "$KOUT/bzImage" -initrd "$INITRD" -append "$CMDLINE" \
+	"${MACHINE[@]}" -kernel "$KOUT/bzImage" -initrd "$INITRD" -append "$CMDLINE" \
 	-nic none -nographic -no-reboot \
 	</dev/null >"$OUTDIR/console.log" 2>"$OUTDIR/qemu.stderr"
 QRC=$?
@@ -415,6 +439,11 @@ if [ $EXPECT_AMX = 1 ] && [ $GUEST_AMX = 0 ]; then
 	problems+=("the guest CPU has no AMX (cpu flags: ${guest_flags:-none}), but $QEMU_KIND with -cpu $QEMU_CPU was to provide it")
 fi
 grep -qx "1\.\.$N" "$OUTDIR/console.log" || problems+=("no KTAP plan 1..$N in console log")
+if [ $NUMA = 1 ]; then
+	numa_seen=$(sed -n 's/^# numa: \(node[0-9]*\) cpus \([^ ]*\).*/\1:\2/p' "$OUTDIR/console.log" | tr '\n' ' ')
+	[ "$numa_seen" = "node0:0-3 node1:4-7 " ] ||
+		problems+=("--numa: the guest saw '${numa_seen:-no NUMA nodes}', not node0:0-3 node1:4-7")
+fi
 # fpstate leak check over the whole run
 areas=$(grep -m1 '^FPSTATE-AREAS ' "$OUTDIR/console.log" || true)
 if [ -z "$areas" ]; then
@@ -454,6 +483,7 @@ fi
 	echo "qemu: $QEMU -accel $QEMU_ACCEL -cpu $QEMU_CPU [$QEMU_KIND]"
 	echo "kernel: $KOUT ($(cat "$KOUT/linux-source.version" 2>/dev/null || echo "--kernel"))"
 	echo "cmdline: $CMDLINE"
+	echo "machine: ${MACHINE[*]}"
 	[ $DEBUG = 0 ] || echo "debug boot: KASAN, kmemleak, lockdep; ${scan:-no kmemleak scan}"
 	echo "time total: $((T_END - T_START)) s, boot+tests: $((T_END - T_BOOT)) s"
 	echo "guest AMX: $([ $GUEST_AMX = 1 ] && echo yes || echo no) (${guest_flags:-no amx flags}), expected: $([ $EXPECT_AMX = 1 ] && echo yes || echo no)"
