@@ -14,6 +14,9 @@
 #       that boot, from its exit code and KTAP totals
 #       (kernel/rig/ktap-results.sh): pass, skip (4) or fail; no result
 #       (the boot failed, e.g. the patched QEMU did not build) is a fail;
+#   guest.boot.numa, guest.numa.<name>  the GUEST_NUMA programs once
+#       more on a two-socket, two-node guest (run-guest.sh --numa: 8
+#       vCPUs, 4 per node), without the kernel selftests;
 #   guest.migrate  tile state survives migrating the guest to a file and
 #       back (tests/emu/amx_migrate.py).
 #   guest.boot.debug, guest.debug.<name>  (AMX_GUEST_DEBUG=ON only, label
@@ -33,7 +36,11 @@ function(amx_add_guest_tests)
 
   get_property(_default_only GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY)
   get_property(_needs_amx GLOBAL PROPERTY AMX_GUEST_NEEDS_AMX)
+  get_property(_numa GLOBAL PROPERTY AMX_GUEST_NUMA)
   set(_variants default strict asan)
+  if(_numa)
+    list(APPEND _variants numa)
+  endif()
   if(AMX_GUEST_DEBUG)
     list(APPEND _variants debug)
   endif()
@@ -53,6 +60,9 @@ function(amx_add_guest_tests)
       FIXTURES_SETUP guest_${_variant})
     foreach(_name IN LISTS _names)
       if(_variant STREQUAL "strict" AND _name IN_LIST _default_only)
+        continue()
+      endif()
+      if(_variant STREQUAL "numa" AND NOT _name IN_LIST _numa)
         continue()
       endif()
       if(_variant STREQUAL "asan" AND

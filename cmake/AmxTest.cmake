@@ -2,7 +2,7 @@
 #
 # amx_add_test(NAME <name> SOURCES <files...> [NEEDS_AMX] [ARGS <args...>]
 #              [LABELS <labels...>] [LIBS <targets...>] [NO_GUEST]
-#              [GUEST_DEFAULT_ONLY] [TARGET <program>])
+#              [GUEST_DEFAULT_ONLY] [GUEST_NUMA] [TARGET <program>])
 #
 # One program per feature.  The program prints TAP and exits 0 (pass),
 # 4 (skip: the feature is missing here) or anything else (fail).  Every
@@ -63,6 +63,7 @@ endfunction()
 set_property(GLOBAL PROPERTY AMX_GUEST_MANIFEST "")
 set_property(GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY "")
 set_property(GLOBAL PROPERTY AMX_GUEST_NEEDS_AMX "")
+set_property(GLOBAL PROPERTY AMX_GUEST_NUMA "")
 
 # Library the test and example programs link: static in the guest.
 if(AMX_GUEST)
@@ -92,7 +93,8 @@ function(amx__guest_list name target args default_only needs_amx)
 endfunction()
 
 function(amx_add_test)
-  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST;GUEST_DEFAULT_ONLY" "NAME;TARGET"
+  cmake_parse_arguments(T "NEEDS_AMX;NO_GUEST;GUEST_DEFAULT_ONLY;GUEST_NUMA"
+                        "NAME;TARGET"
                         "SOURCES;ARGS;LABELS;LIBS" ${ARGN})
   if(T_TARGET)
     set(_target ${T_TARGET})
@@ -119,6 +121,9 @@ function(amx_add_test)
   if(NOT T_NO_GUEST)
     amx__guest_list(${T_NAME} ${_target} "${T_ARGS}" "${T_GUEST_DEFAULT_ONLY}"
                     "${T_NEEDS_AMX}")
+    if(T_GUEST_NUMA)
+      set_property(GLOBAL APPEND PROPERTY AMX_GUEST_NUMA ${T_NAME})
+    endif()
   endif()
 endfunction()
 
@@ -150,6 +155,8 @@ endfunction()
 
 # guest-manifest.tsv: name <TAB> program <TAB> args..., one test a line;
 # guest-manifest-strict.tsv: the same less the GUEST_DEFAULT_ONLY tests;
+# guest-manifest-numa.tsv: the GUEST_NUMA tests, for the two-node boot
+# (run-guest.sh --numa) on top of the default one;
 # guest-manifest-amx.tsv: the NEEDS_AMX ones but the GUEST_DEFAULT_ONLY
 # GEMM grids (the sanitized guest boot: under ASan in TCG the grids run
 # past their time bound; the tile-model test gemm_amx_emul runs the AMX
@@ -158,10 +165,15 @@ function(amx_write_guest_manifest)
   get_property(_lines GLOBAL PROPERTY AMX_GUEST_MANIFEST)
   get_property(_default_only GLOBAL PROPERTY AMX_GUEST_DEFAULT_ONLY)
   get_property(_needs_amx GLOBAL PROPERTY AMX_GUEST_NEEDS_AMX)
+  get_property(_numa GLOBAL PROPERTY AMX_GUEST_NUMA)
   set(_strict)
   set(_amx)
+  set(_numa_lines)
   foreach(_line IN LISTS _lines)
     string(REGEX REPLACE "\t.*" "" _name "${_line}")
+    if(_name IN_LIST _numa)
+      list(APPEND _numa_lines "${_line}")
+    endif()
     if(NOT _name IN_LIST _default_only)
       list(APPEND _strict "${_line}")
     endif()
@@ -169,6 +181,8 @@ function(amx_write_guest_manifest)
       list(APPEND _amx "${_line}")
     endif()
   endforeach()
+  list(JOIN _numa_lines "\n" _content)
+  file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/guest-manifest-numa.tsv CONTENT "${_content}\n")
   list(JOIN _amx "\n" _content)
   file(GENERATE OUTPUT ${CMAKE_BINARY_DIR}/guest-manifest-amx.tsv CONTENT "${_content}\n")
   list(JOIN _lines "\n" _content)

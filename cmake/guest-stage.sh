@@ -12,6 +12,8 @@
 # UBSan (AMX_SANITIZE, dynamically linked: the rig copies the libraries
 # into the initramfs), and runs the programs that need AMX (NEEDS_AMX)
 # without the kernel selftests, which the other boots run.
+# VARIANT "numa" boots a two-node guest (run-guest.sh --numa) with the
+# programs marked GUEST_NUMA, without the kernel selftests.
 # VARIANT "debug" boots the debug kernel (KASAN, kmemleak, lockdep:
 # run-guest.sh --debug) with every program of the default boot.
 # Results land in BUILD/guest-VARIANT/ (results.tsv, console.log).
@@ -50,6 +52,7 @@ rig_args=()
 case $variant in
 strict) manifest=$gbuild/guest-manifest-strict.tsv ;;
 asan) manifest=$gbuild/guest-manifest-amx.tsv; rig_args+=(--no-selftests) ;;
+numa) manifest=$gbuild/guest-manifest-numa.tsv; rig_args+=(--numa --no-selftests) ;;
 esac
 if [ $# -gt 0 ]; then
 	rig_args+=(--no-selftests)

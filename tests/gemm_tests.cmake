@@ -25,8 +25,9 @@ amx_add_test(NAME gemm_epilogue.amx TARGET test_gemm_epilogue
 	LIBS m NEEDS_AMX LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_errors SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_errors.c
 	LABELS gemm GUEST_DEFAULT_ONLY)
+# also on the two-node guest: 8 CPUs, the pool split over two nodes
 amx_add_test(NAME gemm_threads SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_threads.c
-	LABELS gemm GUEST_DEFAULT_ONLY)
+	LABELS gemm GUEST_DEFAULT_ONLY GUEST_NUMA)
 amx_add_test(NAME gemm_amx SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx.c
 	NEEDS_AMX LABELS gemm GUEST_DEFAULT_ONLY)
 amx_add_test(NAME gemm_amx_f16 SOURCES ${CMAKE_CURRENT_LIST_DIR}/gemm_amx_f16.c
