@@ -921,7 +921,8 @@ enum amx_placement {
 	AMX_PLACE_SPLIT = 0,
 	/* pages spread round-robin over the pool's nodes */
 	AMX_PLACE_INTERLEAVE = 1,
-	/* wherever the creating thread's first touch puts them */
+	/* no request: the node of the first touch (the creating thread's,
+	 * for memory the allocator had not handed out before) */
 	AMX_PLACE_LOCAL = 2,
 	/* one copy per node, each thread reads its node's (small weights) */
 	AMX_PLACE_REPLICATE = 3,
