@@ -458,7 +458,8 @@ AMX_API int amx_packed_b_create(struct amx_packed_b **pb,
 				enum amx_gemm_type type, size_t k, size_t n,
 				const void *b, size_t ldb);
 AMX_API void amx_packed_b_free(struct amx_packed_b *pb);
-/* bytes held by the packed copy (0 for NULL) */
+/* bytes of the packed matrix one GEMM reads (0 for NULL); replicated
+ * placement holds one such copy per node */
 AMX_API size_t amx_packed_b_size(const struct amx_packed_b *pb);
 
 AMX_API int amx_gemm_bf16_packed(unsigned int flags, size_t m,
