@@ -40,6 +40,24 @@ static void put(const char *path, const char *text)
 	fclose(f);
 }
 
+/* cpu<N>/cache/index<I>/{level,type,shared_cpu_list} */
+static void put_cache(int cpu, int index, int level, const char *type,
+		      const char *list)
+{
+	static const char *const file[] = { "level", "type",
+					    "shared_cpu_list" };
+	char path[128], text[3][64];
+
+	snprintf(text[0], sizeof(text[0]), "%d\n", level);
+	snprintf(text[1], sizeof(text[1]), "%s\n", type);
+	snprintf(text[2], sizeof(text[2]), "%s", list);
+	for (int i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index%d/%s", cpu,
+			 index, file[i]);
+		put(path, text[i]);
+	}
+}
+
 /*
  * 8 CPUs numbered as Intel servers number them, siblings apart: cores
  * 0-3 are CPUs {0,4}, {1,5}, {2,6}, {3,7}; package = core / 2, node =
@@ -67,28 +85,11 @@ static void make_tree(int numa, int offline_cpu)
 			 "cpu/cpu%d/topology/thread_siblings_list", cpu);
 		snprintf(text, sizeof(text), "%d,%d\n", core, core + 4);
 		put(path, text);
-		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index0/level", cpu);
-		put(path, "1\n");
-		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index0/type", cpu);
-		put(path, "Instruction\n");
-		snprintf(path, sizeof(path),
-			 "cpu/cpu%d/cache/index0/shared_cpu_list", cpu);
-		put(path, "0-7\n");	/* wrong on purpose: an I-cache */
-		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index1/level", cpu);
-		put(path, "2\n");
-		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index1/type", cpu);
-		put(path, "Unified\n");
-		snprintf(path, sizeof(path),
-			 "cpu/cpu%d/cache/index1/shared_cpu_list", cpu);
+		/* an I-cache, its list wrong on purpose: it must not count */
+		put_cache(cpu, 0, 1, "Instruction", "0-7\n");
 		snprintf(text, sizeof(text), "%d,%d\n", core, core + 4);
-		put(path, text);
-		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index2/level", cpu);
-		put(path, "3\n");
-		snprintf(path, sizeof(path), "cpu/cpu%d/cache/index2/type", cpu);
-		put(path, "Unified\n");
-		snprintf(path, sizeof(path),
-			 "cpu/cpu%d/cache/index2/shared_cpu_list", cpu);
-		put(path, pkg ? "2-3,6-7\n" : "0-1,4-5\n");
+		put_cache(cpu, 1, 2, "Unified", text);
+		put_cache(cpu, 2, 3, "Unified", pkg ? "2-3,6-7\n" : "0-1,4-5\n");
 	}
 	if (numa) {
 		put("node/node0/cpulist", "0-1,4-5\n");
