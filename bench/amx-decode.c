@@ -10,7 +10,11 @@
  * more than any L3 it runs on) so that the weights come from memory, as a
  * model's layers do; the time is the best of --reps calls.  The bandwidth
  * probe ("read") is a read of as many bytes as the shape's bf16 weights,
- * after the same scrub, every byte, on as many threads as the GEMM uses.
+ * after the same scrub, every byte, on as many threads as the GEMM uses,
+ * each pinned to one of the GEMM's cores and reading its share, placed on
+ * that core's node.  --threads 1,2,4,all runs each count on the first
+ * node's cores alone and, with two nodes or more, on cores taken from
+ * every node in turn (set_config()).
  * The probe and the calls of every kind take turns, rep after rep, so
  * that the drift of a shared machine's bandwidth hits them alike.
  *
