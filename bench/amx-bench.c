@@ -936,8 +936,8 @@ static void usage(FILE *f, int status)
 	fprintf(f, "usage: amx-bench [--quick] [--max N] [--reps N] "
 			"[--shapes MxNxK,...] [--threads N] [--csv FILE] [--png FILE]\n"
 			"  --shapes   time these shapes instead of the built-in list\n"
-			"  --threads  N, all or a list (1,2,4,all): the thread counts\n"
-			"             besides 1 (default: the pool's)\n"
+			"  --threads  N, all or a list (1,2,4,all): the thread\n"
+			"             counts besides 1 (default: the pool's)\n"
 			"see amx-bench(1)\n");
 	exit(status);
 }
@@ -991,11 +991,16 @@ int main(int argc, char **argv)
 		avx512 = info.cpu & (AMX_CPU_AVX512_BF16 | AMX_CPU_AVX512_VNNI);
 	amx_set_num_threads(0);
 	thr[0] = 1;
-	nthr = o.threads ? bench_parse_threads(o.threads, thr + 1, MAX_THR) :
-	       (thr[1] = (unsigned int)amx_get_num_threads(), 1);
+	if (o.threads) {
+		nthr = bench_parse_threads(o.threads, thr + 1, MAX_THR - 1);
+	} else {
+		thr[1] = (unsigned int)amx_get_num_threads();
+		nthr = 1;
+	}
 	if (nthr < 0) {
 		fprintf(stderr, "amx-bench: --threads wants N, all or a list "
-			"such as 1,2,4,all (each 1..256, at most %d)\n", MAX_THR);
+			"such as 1,2,4,all (each 1..256, at most %d)\n",
+			MAX_THR - 1);
 		return 2;
 	}
 	/* 1 first, whether or not the list had it */
@@ -1113,7 +1118,8 @@ int main(int argc, char **argv)
 			"ratio,libamx_packed_gflops,onednn_packed_gflops,"
 			"packed_ratio,libamx_pack_ms,onednn_pack_ms,peak_gflops,"
 			"libamx_pct_peak,libamx_backend,onednn_impl,shape_index,shape,"
-			"ep_cost,ep_packed_cost,nodes,speedup,packed_speedup\n");
+			"ep_cost,ep_packed_cost,nodes,speedup,"
+			"packed_speedup\n");
 	}
 	printf("%-4s %3s %17s | %8s %5s %8s %6s | %8s %8s %6s | %9s %9s | %s\n",
 	       "type", "thr", "M x N x K", "libamx", "%peak", "oneDNN", "ratio",

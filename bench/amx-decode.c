@@ -514,7 +514,8 @@ static int run_config(unsigned int nthr, int all)
 
 				scrub();
 				tr = now();
-				sink += read_all(rd, n * k * 2, (int)nthr, cpus);
+				sink += read_all(rd, n * k * 2, (int)nthr,
+						 cpus);
 				tr = n * k * 2 / (now() - tr) / 1e9;
 				if (tr > bw)
 					bw = tr;
@@ -535,7 +536,8 @@ static int run_config(unsigned int nthr, int all)
 
 				if (nthr == 1 && !all)
 					t1[s][x][kd] = t[kd];
-				sp = t1[s][x][kd] > 0 ? t1[s][x][kd] / t[kd] : NAN;
+				sp = t1[s][x][kd] > 0 ? t1[s][x][kd] / t[kd] :
+				     NAN;
 				tc = pk > 0 ? 2.0 * m * n * k / pk / 1e9 : 0;
 				roof = (roof > tc ? roof : tc) / t[kd];
 				printf("%-6s %3u %5d %-11s %5zu %5zu %2zu %10.0f %8.1f %7.1f %5.1f %5.0f%% %6.0f%% %7.2fx %6.2fx\n",
@@ -565,8 +567,9 @@ static int run_config(unsigned int nthr, int all)
 static void usage(void)
 {
 	fprintf(stderr,
-		"usage: amx-decode [--quick] [--hot] [--reps R] [--threads N|all|LIST]\n"
-		"                  [--m 1,2,4,8] [--shapes NxK,...] [--csv FILE]\n");
+		"usage: amx-decode [--quick] [--hot] [--reps R]\n"
+		"                  [--threads N|all|LIST] [--m 1,2,4,8]\n"
+		"                  [--shapes NxK,...] [--csv FILE]\n");
 	exit(2);
 }
 
