@@ -427,6 +427,71 @@ static double t1[16][16][K_NKIND];
 static int cpus[CPU_SETSIZE];
 
 /*
+ * The read rate of @thrs cores of each node alone, on a buffer bound to
+ * that node, and (two nodes or more) of as many cores taken from every
+ * node in turn, each reading its share bound to its own node: 256 MiB,
+ * larger than any cache, best of @nrep reads.  "-" where there are not
+ * that many cores, "*" where mbind(2) was refused (the pages are then
+ * where the first touch put them).
+ */
+static void probe_table(const unsigned int *thrs, int nthrs, int nrep)
+{
+	size_t bytes = SCRUB_BYTES;
+	int refused = 0, cols = nnodes + (nnodes >= 2);
+
+	printf("# read rate, GB/s, of %zu MiB on the readers' node(s), "
+	       "best of %d\n%7s", bytes >> 20, nrep, "threads");
+	for (int x = 0; x < cols; x++) {
+		char h[16];
+
+		snprintf(h, sizeof(h), x < nnodes ? "node%d" : "all",
+			 node_id[x < nnodes ? x : 0]);
+		printf(" %8s", h);
+	}
+	printf("\n");
+	for (int ti = 0; ti < nthrs; ti++) {
+		unsigned int nthr = thrs[ti];
+
+		printf("%7u", nthr);
+		for (int x = 0; x < cols; x++) {
+			uint8_t *p;
+			double bw = 0.0;
+			int pret;
+
+			if ((x == nnodes && nthr < (unsigned int)nnodes) ||
+			    set_config(x < nnodes ? node_id[x] : -1, nthr,
+				       cpus)) {
+				printf(" %8s", "-");
+				continue;
+			}
+			p = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED) {
+				perror("amx-decode: mmap");
+				exit(1);
+			}
+			pret = place_probe(p, bytes, (int)nthr, cpus);
+			memset(p, 1, bytes);
+			for (int r = 0; r < nrep; r++) {
+				double t = now();
+
+				sink += read_all(p, bytes, (int)nthr, cpus);
+				t = bytes / (now() - t) / 1e9;
+				if (t > bw)
+					bw = t;
+			}
+			munmap(p, bytes);
+			printf(" %7.1f%s", bw, pret ? "*" : " ");
+			refused |= pret != 0;
+		}
+		printf("\n");
+	}
+	if (refused)
+		printf("# *: mbind(2) refused, the pages are where the first "
+		       "touch put them\n");
+}
+
+/*
  * The rows of @nthr threads on the first node, or (@all) on cores taken
  * from every node in turn; the weights are made anew, so that they are
  * placed for the pool that reads them.  Returns 0, or 1 on an error.
@@ -672,6 +737,7 @@ int main(int argc, char **argv)
 	printf(", %d node(s), %s weights, best of %d; per thread vdpbf16ps "
 	       "peak %.0f GFLOPS, vpdpbusd %.0f GOPS\n", nnodes,
 	       hot ? "HOT" : "cold", reps, peak1, peak81);
+	probe_table(thrs, nthrs, reps);
 	if (nnodes < 2)
 		printf("# one node: the all-nodes rows are not measured; "
 		       "\"of bw\" is of node %d's read rate\n", node_id[0]);

@@ -227,6 +227,7 @@ python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
 	echo
 	echo "## Scaling: decode, bf16 and q4_0 weights, M = 1, against the"
 	echo "## read rate of the same cores (scaling-decode.txt, .csv)"
+	sed -n '/^# read rate/,/^config/p' "$out/scaling-decode.txt" | sed '$d'
 	grep -E '^# (one node|[0-9]+ threads:)' "$out/scaling-decode.txt" || true
 	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
 			   printf "%-6s %3s %5s %-6s %7s %7s %6s %7s\n", "config",

@@ -133,6 +133,29 @@ def check_decode(tmp, env, allthr, nnodes, node0_cores):
     else:
         ok("one node: the all-nodes rows are not measured" in out,
            "amx-decode says the all-nodes rows are not measured")
+    # the read-rate table: a column per node (and all), a row per count
+    lines = out.splitlines()
+    i = next((j for j, l in enumerate(lines)
+              if l.startswith("# read rate")), None)
+    ok(i is not None, "amx-decode prints the read-rate table")
+    if i is not None:
+        cols = nnodes + (nnodes >= 2)
+        head = lines[i + 1].split()
+        body = [lines[i + 2 + j].split() for j in range(2)]
+        ok(len(head) == 1 + cols and
+           head[-1] == ("all" if nnodes >= 2 else head[1]),
+           "read-rate table header %s: %d node column(s)%s"
+           % (head, nnodes, " and all" if nnodes >= 2 else ""))
+        # 1 thread: no all-nodes cell; all the cores: more than any one
+        # node has when there are two or more
+        want_dash = [[nnodes >= 2 and x == cols for x in range(1, cols + 1)],
+                     [nnodes >= 2 and x < cols for x in range(1, cols + 1)]]
+        ok(all(len(b) == 1 + cols and
+               [c == "-" for c in b[1:]] == want_dash[j]
+               for j, b in enumerate(body)) and
+           [b[0] for b in body] == ["1", str(allthr)],
+           "read-rate rows 1 and %d: '-' exactly where there are not that "
+           "many cores %s" % (allthr, body))
     got = {("all" if r["config"] == "all" else "node", int(r["threads"]))
            for r in rows}
     ok(got == want, "amx-decode configs %s == %s" % (sorted(got),
