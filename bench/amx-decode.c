@@ -444,8 +444,10 @@ static void probe_table(const unsigned int *thrs, int nthrs, int nrep)
 	for (int x = 0; x < cols; x++) {
 		char h[16];
 
-		snprintf(h, sizeof(h), x < nnodes ? "node%d" : "all",
-			 node_id[x < nnodes ? x : 0]);
+		if (x < nnodes)
+			snprintf(h, sizeof(h), "node%d", node_id[x]);
+		else
+			snprintf(h, sizeof(h), "all");
 		printf(" %8s", h);
 	}
 	printf("\n");
