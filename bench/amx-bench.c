@@ -13,7 +13,12 @@
  * RESULT MISMATCH on stderr and the exit status is 1.
  *
  *   amx-bench [--quick] [--max N] [--reps N] [--shapes MxNxK,...]
- *             [--threads N] [--csv FILE] [--png FILE]
+ *             [--threads N|all|LIST] [--csv FILE] [--png FILE]
+ *
+ * --threads 1,2,4,all times every shape at each of those thread counts
+ * (1 always among them; all: one per physical core of the affinity
+ * mask) and ends with a scaling table per shape: the NUMA nodes the
+ * pool's threads are on and the speedup over 1 thread, plain and packed.
  *
  * --shapes times exactly the given shapes (a model's own layers) instead
  * of the built-in list.  The plot (--png, with --csv) shows, per type,
@@ -42,13 +47,15 @@
 
 volatile double bench_sink;
 
+#define MAX_THR		64
+
 enum { BF16, INT8, F16, NTYPES };
 static const char *const type_name[] = { "bf16", "u8s8", "f16" };
 
 struct opts {
 	int quick, reps;
 	size_t max;
-	unsigned int threads;
+	const char *threads;
 	const char *csv, *png, *shapes;
 };
 
@@ -840,6 +847,36 @@ static int write_png(const char *csv, const char *png, const unsigned int thr[2]
 	return pclose(g) ? -EIO : 0;
 }
 
+/*
+ * Per type and shape, libamx at each thread count: the nodes its pool's
+ * threads are on, GFLOPS and the speedup over 1 thread (thr[0]), with B
+ * plain and packed.
+ */
+static void print_scaling(const unsigned int *thr, const int *nodes,
+			  int nthr, size_t shapes[][3], size_t nshapes,
+			  double gf[][NTYPES][64], double gf_pk[][NTYPES][64])
+{
+	printf("# scaling: libamx, speedup over 1 thread\n");
+	printf("%-4s %17s %4s %5s | %8s %7s | %8s %7s\n", "type",
+	       "M x N x K", "thr", "nodes", "GFLOPS", "speedup", "packed",
+	       "speedup");
+	for (int type = BF16; type < NTYPES; type++)
+		for (size_t s = 0; s < nshapes; s++)
+			for (int t = 0; t < nthr; t++) {
+				char shape[48];
+
+				snprintf(shape, sizeof(shape), "%zux%zux%zu",
+					 shapes[s][0], shapes[s][1],
+					 shapes[s][2]);
+				printf("%-4s %17s %4u %5d | %8.1f %6.2fx | "
+				       "%8.1f %6.2fx\n", type_name[type],
+				       shape, thr[t], nodes[t], gf[t][type][s],
+				       gf[t][type][s] / gf[0][type][s],
+				       gf_pk[t][type][s],
+				       gf_pk[t][type][s] / gf_pk[0][type][s]);
+			}
+}
+
 /* "MxNxK,MxNxK,..." into shapes; the count, or -1 */
 static int parse_shapes(const char *arg, size_t shapes[][3], size_t max)
 {
@@ -899,7 +936,8 @@ static void usage(FILE *f, int status)
 	fprintf(f, "usage: amx-bench [--quick] [--max N] [--reps N] "
 			"[--shapes MxNxK,...] [--threads N] [--csv FILE] [--png FILE]\n"
 			"  --shapes   time these shapes instead of the built-in list\n"
-			"  --threads  the second thread count (default: the pool's)\n"
+			"  --threads  N, all or a list (1,2,4,all): the thread\n"
+			"             counts besides 1 (default: the pool's)\n"
 			"see amx-bench(1)\n");
 	exit(status);
 }
@@ -910,8 +948,11 @@ int main(int argc, char **argv)
 	static const size_t llm_m[] = { 1, 4, 16, 32, 128 };
 	static const size_t llm_nk[][2] = { { 4096, 4096 }, { 11008, 4096 } };
 	size_t shapes[64][3], nshapes = 0, ep_shapes[64][3], nshapes_ep = 0;
-	double pk_fb[2][NTYPES], pk_amx[2][NTYPES];
-	unsigned int thr[2];
+	double pk_fb[MAX_THR][NTYPES], pk_amx[MAX_THR][NTYPES];
+	unsigned int thr[MAX_THR + 1], png_thr[2];
+	int nthr, nodes[MAX_THR];
+	/* libamx's GFLOPS, plain and packed, per thread count, type, shape */
+	static double gf[MAX_THR][NTYPES][64], gf_pk[MAX_THR][NTYPES][64];
 	FILE *csv = NULL;
 	struct amx_info info;
 	unsigned int avx512 = 0;
@@ -934,8 +975,7 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--shapes") && i + 1 < argc)
 			o.shapes = argv[++i];
 		else if (!strcmp(argv[i], "--threads") && i + 1 < argc)
-			o.threads = (unsigned int)parse_num("--threads", argv[++i],
-							    1, 256);
+			o.threads = argv[++i];
 		else
 			usage(stderr, 2);
 	}
@@ -951,7 +991,31 @@ int main(int argc, char **argv)
 		avx512 = info.cpu & (AMX_CPU_AVX512_BF16 | AMX_CPU_AVX512_VNNI);
 	amx_set_num_threads(0);
 	thr[0] = 1;
-	thr[1] = o.threads ? o.threads : (unsigned int)amx_get_num_threads();
+	if (o.threads) {
+		nthr = bench_parse_threads(o.threads, thr + 1, MAX_THR - 1);
+	} else {
+		thr[1] = (unsigned int)amx_get_num_threads();
+		nthr = 1;
+	}
+	if (nthr < 0) {
+		fprintf(stderr, "amx-bench: --threads wants N, all or a list "
+			"such as 1,2,4,all (each 1..256, at most %d)\n",
+			MAX_THR - 1);
+		return 2;
+	}
+	/* 1 first, whether or not the list had it */
+	if (thr[1] == 1)
+		memmove(thr, thr + 1, (size_t)nthr * sizeof(*thr));
+	else
+		nthr++;
+	if (nthr > MAX_THR)
+		nthr = MAX_THR;
+	png_thr[0] = thr[0];
+	png_thr[1] = thr[nthr - 1];
+	for (int t = 0; t < nthr; t++) {
+		amx_set_num_threads(thr[t]);
+		nodes[t] = bench_pool_nodes();
+	}
 #ifdef HAVE_DNNL
 	if (dnnl_engine_create(&eng, dnnl_cpu, 0) != dnnl_success ||
 	    dnnl_stream_create(&strm, eng, dnnl_stream_default_flags) != dnnl_success) {
@@ -1003,18 +1067,23 @@ int main(int argc, char **argv)
 		nshapes_ep++;
 	}
 
-	printf("# libamx backends: bf16 %s, int8 %s, f16 %s; threads 1 and %u; "
-	       "oneDNN %s\n",
+	printf("# libamx backends: bf16 %s, int8 %s, f16 %s; threads",
 	       backend_name(amx_gemm_backend(AMX_GEMM_BF16)),
 	       backend_name(amx_gemm_backend(AMX_GEMM_S8)),
-	       backend_name(amx_gemm_backend(AMX_GEMM_F16)), thr[1],
+	       backend_name(amx_gemm_backend(AMX_GEMM_F16)));
+	for (int t = 0; t < nthr; t++)
+		printf("%s%u", t ? "," : " ", thr[t]);
+	printf(" (nodes");
+	for (int t = 0; t < nthr; t++)
+		printf("%s%d", t ? "," : " ", nodes[t]);
+	printf("); oneDNN %s\n",
 #ifdef HAVE_DNNL
 	       "2.x (C API)"
 #else
 	       "not built"
 #endif
 	       );
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < nthr; t++) {
 		long it = o.quick ? 50000 : 200000;
 
 		/* no peak loop for fp16 (yet): its %peak is n/a */
@@ -1049,12 +1118,13 @@ int main(int argc, char **argv)
 			"ratio,libamx_packed_gflops,onednn_packed_gflops,"
 			"packed_ratio,libamx_pack_ms,onednn_pack_ms,peak_gflops,"
 			"libamx_pct_peak,libamx_backend,onednn_impl,shape_index,shape,"
-			"ep_cost,ep_packed_cost\n");
+			"ep_cost,ep_packed_cost,nodes,speedup,"
+			"packed_speedup\n");
 	}
 	printf("%-4s %3s %17s | %8s %5s %8s %6s | %8s %8s %6s | %9s %9s | %s\n",
 	       "type", "thr", "M x N x K", "libamx", "%peak", "oneDNN", "ratio",
 	       "lib-pk", "dnnl-pk", "ratio", "pack ms", "dnnl ms", "oneDNN impl");
-	for (int t = 0; t < 2; t++) {
+	for (int t = 0; t < nthr; t++) {
 		amx_set_num_threads(thr[t]);
 #ifdef HAVE_DNNL
 		omp_set_num_threads((int)thr[t]);
@@ -1073,6 +1143,8 @@ int main(int argc, char **argv)
 				r.peak = be == AMX_GEMM_BACKEND_AMX ?
 					 pk_amx[t][type] : pk_fb[t][type];
 				measure(&r, &o);
+				gf[t][type][s] = r.amx;
+				gf_pk[t][type][s] = r.amx_pk;
 				snprintf(shape, sizeof(shape), "%zux%zux%zu",
 					 r.m, r.n, r.k);
 				printf("%-4s %3u %17s | %8.1f %5.1f %8.1f %6.2f | "
@@ -1086,7 +1158,8 @@ int main(int argc, char **argv)
 				if (csv)
 					fprintf(csv, "%s,%u,%zu,%zu,%zu,%.3f,%.3f,"
 						"%.4f,%.3f,%.3f,%.4f,%.4f,%.4f,"
-						"%.1f,%.2f,%s,%s,%zu,%s,nan,nan\n",
+						"%.1f,%.2f,%s,%s,%zu,%s,nan,nan,"
+						"%d,%.4f,%.4f\n",
 						type_name[type], r.thr, r.m,
 						r.n, r.k, r.amx, r.dnnl,
 						r.amx / r.dnnl, r.amx_pk,
@@ -1094,12 +1167,14 @@ int main(int argc, char **argv)
 						r.amx_pack_ms, r.dnnl_pack_ms,
 						r.peak, 100 * r.amx / r.peak,
 						backend_name(be), r.impl, s,
-						shape);
+						shape, nodes[t],
+						r.amx / gf[0][type][s],
+						r.amx_pk / gf_pk[0][type][s]);
 			}
 	}
 	/* the fused epilogue, on the decode and prefill shapes */
 	for (size_t s = 0; s < nshapes_ep; s++)
-		for (int t = 0; t < 2; t++)
+		for (int t = 0; t < nthr; t++)
 			for (int type = BF16; type <= INT8; type++) {
 				struct row r = { .type = type, .thr = thr[t],
 						 .m = ep_shapes[s][0],
@@ -1108,6 +1183,7 @@ int main(int argc, char **argv)
 				int be = amx_gemm_backend(type == BF16 ?
 						AMX_GEMM_BF16 : AMX_GEMM_S8);
 				double cost, pcost;
+				static double ep1[2], ep1_pk[2];
 				char shape[48], ty[16];
 
 				if (!s && !t && !type)
@@ -1122,6 +1198,10 @@ int main(int argc, char **argv)
 				r.peak = be == AMX_GEMM_BACKEND_AMX ?
 					 pk_amx[t][type] : pk_fb[t][type];
 				measure_ep(&r, &o, &cost, &pcost);
+				if (!t) {
+					ep1[type] = r.amx;
+					ep1_pk[type] = r.amx_pk;
+				}
 				snprintf(shape, sizeof(shape), "%zux%zux%zu",
 					 r.m, r.n, r.k);
 				snprintf(ty, sizeof(ty), "%s-ep", type_name[type]);
@@ -1133,17 +1213,22 @@ int main(int argc, char **argv)
 				if (csv)
 					fprintf(csv, "%s,%u,%zu,%zu,%zu,%.3f,%.3f,"
 						"%.4f,%.3f,%.3f,%.4f,nan,nan,"
-						"%.1f,%.2f,%s,%s,%zu,%s,%.4f,%.4f\n",
+						"%.1f,%.2f,%s,%s,%zu,%s,%.4f,%.4f,"
+						"%d,%.4f,%.4f\n",
 						ty, r.thr, r.m, r.n, r.k, r.amx,
 						r.dnnl, r.amx / r.dnnl, r.amx_pk,
 						r.dnnl_pk, r.amx_pk / r.dnnl_pk,
 						r.peak, 100 * r.amx / r.peak,
 						backend_name(be), r.impl,
-						nshapes + s, shape, cost, pcost);
+						nshapes + s, shape, cost, pcost,
+						nodes[t], r.amx / ep1[type],
+						r.amx_pk / ep1_pk[type]);
 			}
+	if (nthr >= 2)
+		print_scaling(thr, nodes, nthr, shapes, nshapes, gf, gf_pk);
 	if (csv) {
 		fclose(csv);
-		if (o.png && write_png(o.csv, o.png, thr, shapes, nshapes))
+		if (o.png && write_png(o.csv, o.png, png_thr, shapes, nshapes))
 			fprintf(stderr, "amx-bench: gnuplot failed\n");
 	} else if (o.png) {
 		fprintf(stderr, "amx-bench: --png needs --csv\n");

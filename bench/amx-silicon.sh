@@ -7,9 +7,12 @@
 # one (1 and 2 threads), the targets of both, and each AMX option that is
 # not the default (edge = tiles, cio = block, prefetch 2) against the
 # built-in blocking on the same shapes, beside a second run of the
-# built-in blocking itself (the run-to-run noise of the comparison).
+# built-in blocking itself (the run-to-run noise of the comparison); then
+# the scaling over threads and NUMA nodes of prefill GEMMs and decode
+# shapes (scaling-bench.{txt,csv}, scaling-decode.{txt,csv}).
 #
 #   bench/amx-silicon.sh [--build DIR] [--out DIR] [--quick] [--any-cpu]
+#                        [--threads LIST]
 #
 #   --build DIR  the build to time (default: build, as ./bootstrap.sh main
 #                leaves it)
@@ -18,6 +21,9 @@
 #   --quick      small shapes and a quick tune: checks the run in a minute
 #   --any-cpu    run without AMX too, timing the AVX-512 (or C) fallback:
 #                to try the script on a machine without AMX
+#   --threads LIST  the thread counts of the scaling step, such as 1,2,4,all
+#                (all: one per core; default AMX_SILICON_THREADS, else the
+#                powers of two up to nproc, then all)
 #
 # About 5 minutes on a 2-core host (--quick: one).  The tuning file is
 # written under OUT, never the user's.  OUT/summary.txt collects the
@@ -31,10 +37,11 @@ build=$top/build
 out=
 quick=0
 any=0
+scale=${AMX_SILICON_THREADS:-}
 
 log() { echo "amx-silicon: $*" >&2; }
 die() { echo "amx-silicon: ERROR: $*" >&2; exit 1; }
-usage() { sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -42,10 +49,23 @@ while [ $# -gt 0 ]; do
 	--out) [ $# -ge 2 ] || usage; out=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--any-cpu) any=1; shift ;;
-	-h|--help) sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	--threads) [ $# -ge 2 ] || usage; scale=$2; shift 2 ;;
+	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "amx-silicon: unknown argument '$1'" >&2; usage ;;
 	esac
 done
+if [ -z "$scale" ]; then
+	n=$(nproc 2>/dev/null || echo 1)
+	scale=1
+	for ((t = 2; t <= n; t *= 2)); do
+		scale+=,$t
+	done
+	scale+=,all
+fi
+[[ $scale =~ ^(all|[1-9][0-9]*)(,(all|[1-9][0-9]*))*$ ]] || {
+	echo "amx-silicon: --threads wants a list such as 1,2,4,all, not '$scale'" >&2
+	usage
+}
 
 if ! grep -q '\bamx_tile\b' /proc/cpuinfo 2>/dev/null; then
 	if [ "$any" = 0 ]; then
@@ -78,15 +98,20 @@ if [ "$quick" = 1 ]; then
 	bench_args=(--quick)
 	tune_args=(--quick)
 	ab_shapes=64x64x64,100x100x100,1x512x512
+	scale_shapes=64x256x256,128x512x512
+	decode_scale_args=(--quick --m 1 --reps 2)
 else
 	bench_args=()
 	tune_args=()
 	ab_shapes=256x256x256,384x384x384,1000x1000x1000,2048x2048x2048
 	ab_shapes+=,1x4096x4096,16x4096x4096,32x11008x4096
+	# prefill: a prompt's tokens through a 7B layer's projections
+	scale_shapes=128x4096x4096,512x4096x4096,512x11008x4096,2048x2048x2048
+	decode_scale_args=(--m 1,8 --shapes 4096x4096,11008x4096)
 fi
 threads=$(nproc 2>/dev/null || echo 2)
 [ "$threads" -le 2 ] || threads=2
-steps=8
+steps=9
 step=0
 t0=$(date +%s)
 next() {
@@ -144,6 +169,14 @@ for o in "${ab_opts[@]}"; do
 	ab_csvs+=("$out/ab-$name.csv")
 done
 
+next "scaling over threads $scale and nodes"
+"$bench" --shapes "$scale_shapes" --threads "$scale" \
+	--csv "$out/scaling-bench.csv" >"$out/scaling-bench.txt" 2>&1 ||
+	die "amx-bench (scaling) failed: $out/scaling-bench.txt"
+"$decode" "${decode_scale_args[@]}" --threads "$scale" \
+	--csv "$out/scaling-decode.csv" >"$out/scaling-decode.txt" 2>&1 ||
+	die "amx-decode (scaling) failed: $out/scaling-decode.txt"
+
 next "targets"
 rc_def=0
 rc_tun=0
@@ -168,7 +201,7 @@ python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
 	echo "commit: $(git -C "$top" rev-parse --short HEAD 2>/dev/null || echo unknown)"
 	grep -m1 'model name' /proc/cpuinfo || true
 	echo "AMX flags: $(grep -o 'amx_[a-z0-9]*' /proc/cpuinfo | sort -u | tr '\n' ' ')"
-	echo "quick: $quick, threads: 1 and $threads, took $(($(date +%s) - t0)) s"
+	echo "quick: $quick, threads: 1 and $threads, scaling: $scale, took $(($(date +%s) - t0)) s"
 	echo
 	echo "## Targets, built-in blocking (default.csv)"
 	cat "$out/targets-default.txt"
@@ -188,6 +221,23 @@ python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
 	echo
 	echo "## Tuned against built-in, every row (tuned-vs-default.txt)"
 	tail -n 1 "$out/tuned-vs-default.txt"
+	echo
+	echo "## Scaling, threads $scale: GEMM (scaling-bench.txt, .csv)"
+	sed -n '/^# scaling/,$p' "$out/scaling-bench.txt"
+	echo
+	echo "## Scaling: decode, bf16 and q4_0 weights, M = 1, against the"
+	echo "## read rate of the same cores (scaling-decode.txt, .csv)"
+	sed -n '/^# read rate/,/^config/p' "$out/scaling-decode.txt" | sed '$d'
+	grep -E '^# (one node|[0-9]+ threads:)' "$out/scaling-decode.txt" || true
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i
+			   printf "%-6s %3s %5s %-6s %7s %7s %6s %7s\n", "config",
+				  "thr", "nodes", "weights", "GB/s", "read",
+				  "of bw", "speedup"; next }
+		 $c["m"] == 1 && ($1 == "bf16" || $1 == "q4_0") {
+			printf "%-6s %3s %5s %-6s %7.1f %7.1f %5.0f%% %6.2fx\n",
+			       $c["config"], $c["threads"], $c["nodes"], $1,
+			       $c["gbps"], $c["bw_gbps"], 100 * $c["bw_frac"],
+			       $c["speedup"] }' "$out/scaling-decode.csv"
 } >"$out/summary.txt"
 rm -rf "$out/xdg-default"
 log "done in $(($(date +%s) - t0)) s: $out/summary.txt"

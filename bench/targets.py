@@ -67,12 +67,19 @@ def load(path):
             "peak": float(r["peak_gflops"]),
             "ep": r["type"].endswith("-ep"),
             "cost": num("ep_cost"), "pcost": num("ep_packed_cost"),
+            # the NUMA nodes of the pool's threads (scaling runs; older
+            # CSVs lack the column)
+            "nodes": int(r["nodes"]) if r.get("nodes") else None,
         })
     return out
 
 
 def name(r):
-    return "%s %d thr %dx%dx%d" % (r["type"], r["thr"], r["m"], r["n"], r["k"])
+    """the row, with its thread configuration: "bf16 4 thr 2 nodes ..." """
+    nodes = "" if r["nodes"] is None else " %d node%s" % (
+        r["nodes"], "" if r["nodes"] == 1 else "s")
+    return "%s %d thr%s %dx%dx%d" % (r["type"], r["thr"], nodes, r["m"],
+                                     r["n"], r["k"])
 
 
 def ratio_target(rows, want, label):
@@ -182,14 +189,22 @@ DECODE_COLUMNS = ("weights", "threads", "m", "n", "k", "roof_frac",
 
 def load_decode(path):
     rows = bench_csv.read(path, DECODE_COLUMNS)
+    # config (node0: one node, all: every node) and nodes: --threads runs
     return [{"w": r["weights"], "thr": int(r["threads"]), "m": int(r["m"]),
              "n": int(r["n"]), "k": int(r["k"]),
              "roof": float(r["roof_frac"]), "bw": float(r["bw_frac"]),
-             "vs": float(r["vs_bf16"])} for r in rows]
+             "vs": float(r["vs_bf16"]), "cfg": r.get("config") or "",
+             "nodes": r.get("nodes") or ""} for r in rows]
 
 
 def dname(r):
-    return "%s %d thr m %d %dx%d" % (r["w"], r["thr"], r["m"], r["n"], r["k"])
+    """the row, with its thread configuration: "q4_0 2 thr all/2 nodes ..." """
+    cfg = ""
+    if r["cfg"]:
+        cfg = " %s/%s node%s" % (r["cfg"], r["nodes"],
+                                 "" if r["nodes"] == "1" else "s")
+    return "%s %d thr%s m %d %dx%d" % (r["w"], r["thr"], cfg, r["m"], r["n"],
+                                       r["k"])
 
 
 def check_decode(rows):

@@ -47,27 +47,33 @@ if ! grep -q '\bamx_tile\b' /proc/cpuinfo; then
 fi
 
 out=$tmp/run
-"$script" --any-cpu --quick --build "$build" --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"
+AMX_SILICON_THREADS=1,all "$script" --any-cpu --quick --build "$build" --out "$out" >"$tmp/stdout" 2>"$tmp/stderr"
 rc=$?
 t "$([ "$rc" = 0 ] && echo 0)" "--quick --any-cpu run: exit 0 (got $rc)"
 [ "$rc" = 0 ] || sed 's/^/# /' "$tmp/stderr"
-grep -q '\[8/8\] summary' "$tmp/stderr"
+grep -q '\[9/9\] summary' "$tmp/stderr"
 t $? "progress on stderr up to the last step"
 ok=0
 for f in summary.txt amx-info.txt tune.txt tune.log default.csv tuned.csv \
 	ab-default.csv ab-default-again.csv ab-edge-tiles.csv ab-cio-block.csv ab-pf2.csv \
 	options.txt targets-default.txt targets-tuned.txt decode.csv \
-	targets-decode.txt; do
+	targets-decode.txt scaling-bench.txt scaling-bench.csv \
+	scaling-decode.txt scaling-decode.csv; do
 	[ -s "$out/$f" ] || { echo "# missing or empty: $f"; ok=1; }
 done
 t $ok "every result file is there"
 ok=0
 for s in '## Targets, built-in blocking' '## Targets, tuned blocking' \
 	'avx512-ratio\|amx-ratio' '## AMX options' 'ab-cio-block.csv: geometric mean' \
-	'ab-default-again.csv: geometric mean'; do
+	'ab-default-again.csv: geometric mean' '## Scaling, threads 1,all' \
+	'^# scaling: libamx' '^node[0-9]*  *1 .* bf16 '; do
 	grep -q -- "$s" "$out/summary.txt" || { echo "# summary lacks: $s"; ok=1; }
 done
-t $ok "the summary has the targets, tuner and option comparison"
+t $ok "the summary has the targets, tuner, option comparison and scaling"
+rc=$(sh_ok "$script" --any-cpu --quick --build "$build" --threads 1,two \
+	--out "$tmp/o2")
+t "$([ "$rc" = 2 ] && [ ! -e "$tmp/o2" ] && echo 0)" \
+	"a bad --threads list: exit 2, no output (got $rc)"
 cmp -s "$out/summary.txt" "$tmp/stdout"
 t $? "the summary is also the standard output"
 [ -f "$out/xdg-tuned/libamx/gemm-blocking" ] && [ -z "$(ls -A "$XDG_CACHE_HOME")" ]

@@ -27,6 +27,13 @@ def row(typ, thr, m, n, k, gf, ratio, pgf, pratio, peak, be,
                 pcost=pcost)
 
 
+def csv_text(rows):
+    with tempfile.TemporaryDirectory() as d:
+        write(os.path.join(d, "r.csv"), rows)
+        with open(os.path.join(d, "r.csv")) as f:
+            return f.read()
+
+
 def write(path, rows):
     with open(path, "w") as f:
         f.write(HEADER + "\n")
@@ -106,6 +113,19 @@ def main():
               "    " in out,
               "%s below threshold in row %d (%s): only %s misses, exit 1"
               % (field, i, rows[i]["type"], target))
+
+    # a --threads run's CSV (nodes, speedup, packed_speedup appended):
+    # a missed row says which thread configuration it is
+    rows = copy.deepcopy(good_amx())
+    rows[5]["ratio"] = 1.24
+    text = "".join(
+        line + (",nodes,speedup,packed_speedup" if i == 0 else
+                ",%d,1.0,1.0" % (2 if line.split(",")[1] == "2" else 1))
+        + "\n" for i, line in enumerate(csv_text(rows).splitlines()))
+    rc, v, out = run(text, "--verbose")
+    check(rc == 1 and v.get("amx-2thr") == "MISS" and
+          "bf16 2 thr 2 nodes 1024x1024x1024" in out,
+          "a scaling CSV: the missed row names its threads and nodes")
 
     rows = good_amx()
     for r in rows:
