@@ -658,11 +658,7 @@ static void gemm_thread(void *arg, unsigned int tid, unsigned int nthr)
 	const uint8_t *pbdata = pb ? pb->data : NULL;
 	int begun = 0, ret = 0, home;
 
-	if (pb && pb->pl.nparts > 1)
-		amx_split_init(&sp, un, nthr, pb->pl.nparts, pb->pl.lo,
-			       pb->pl.node);
-	else
-		amx_split_init(&sp, un, nthr, 0, NULL, NULL);
+	amx_place_split(&sp, un, nthr, pb ? &pb->pl : NULL);
 	for (unsigned int p = 0; p < sp.nparts; p++) {
 		size_t pun = sp.lo[p + 1] - sp.lo[p];
 		unsigned int pt = sp.nthr[p] ? sp.nthr[p] : 1;

@@ -955,11 +955,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	float *amxout = NULL;
 	int amx = jb->amx;
 
-	if (w->pl.nparts > 1)
-		amx_split_init(&sp, units, nthr, w->pl.nparts, w->pl.lo,
-			       w->pl.node);
-	else
-		amx_split_init(&sp, units, nthr, 0, NULL, NULL);
+	amx_place_split(&sp, units, nthr, &w->pl);
 	for (unsigned int p = 0; p < sp.nparts; p++) {
 		size_t pu = sp.lo[p + 1] - sp.lo[p];
 		size_t tasks = nthr > 1 ? (size_t)(sp.nthr[p] ? sp.nthr[p] : 1) *

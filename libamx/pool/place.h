@@ -53,6 +53,17 @@ AMX_HIDDEN void amx_place_free(struct amx_place *pl);
 /* the copy that threads on kernel node @node read */
 AMX_HIDDEN const uint8_t *amx_place_data(const struct amx_place *pl,
 					 int node);
+/* the pool's split of @units for a job that reads weights placed by @pl */
+static inline void amx_place_split(struct amx_split *s, size_t units,
+				   unsigned int nthr,
+				   const struct amx_place *pl)
+{
+	if (pl && pl->nparts > 1)
+		amx_split_init(s, units, nthr, pl->nparts, pl->lo, pl->node);
+	else
+		amx_split_init(s, units, nthr, 0, NULL, NULL);
+}
+
 /* the public amx_*_ranges() */
 AMX_HIDDEN int amx_place_ranges(const struct amx_place *pl,
 				struct amx_mem_range *r, size_t n);
