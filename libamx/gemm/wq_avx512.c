@@ -120,7 +120,7 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 	 * of 2 a step, enough without, and saves that addition: with groups
 	 * of 32, 1/16 of the work.
 	 */
-	const int split = !(bits == 16 && mr * np >= 12);
+	const int split = mr == WQ_MR || !(bits == 16 && mr * np >= 12);
 	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
 	size_t steps = w->group / 4, sb = bits == 4 ? 32 : bits == 8 ? 64 : 128;
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
@@ -148,7 +148,30 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 				d0[r][p] = _mm512_setzero_ps();
 				d1[r][p] = _mm512_setzero_ps();
 			}
-		for (size_t t = 0; t < steps; t++) {
+		/*
+		 * Eight rows (one panel): the 16 chains and 8 accumulators
+		 * fill the registers, and hoisted broadcasts would spill, so
+		 * each is loaded just before its one use: a compiler barrier
+		 * keeps GCC from moving the loads up.  18-25 % faster on Zen 5
+		 * in L1 with 8-bit B.
+		 */
+		for (size_t t = 0; mr == WQ_MR && t < steps; t++) {
+			const uint8_t *s = d[0] + t * sb;
+			__m512bh w01, w23;
+
+			if (pf && !(t * sb & 63))
+				_mm_prefetch((const char *)s + pf, _MM_HINT_T1);
+			wq_step(bits, s, lut, &w01, &w23);
+			#pragma GCC unroll 8
+			for (int r = 0; r < mr; r++) {
+				__asm__ volatile("" ::: "memory");
+				d0[r][0] = _mm512_dpbf16_ps(d0[r][0], w01,
+					bcast_pair(ag + r * lda + 4 * t));
+				d1[r][0] = _mm512_dpbf16_ps(d1[r][0], w23,
+					bcast_pair(ag + r * lda + 4 * t + 2));
+			}
+		}
+		for (size_t t = 0; mr < WQ_MR && t < steps; t++) {
 			__m512bh a01[WQ_MR], a23[WQ_MR];
 
 			#pragma GCC unroll 8
