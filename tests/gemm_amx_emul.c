@@ -4,7 +4,8 @@
  * library (the library's own sources built with AMX_TILE_MODEL, see
  * libamx/gemm/tile_model.h) and supplies, under the seam's amx_model_*
  * names, the tests' C model of TILELOADD, TILESTORED, TILEZERO,
- * TDPBF16PS, TDPBSSD and TDPBUSD (amx_model.h, the one tests/emu/amx_diff.c
+ * TDPBF16PS, TDPFP16PS, TCMMRLFP16PS, TCMMIMFP16PS, TDPBSSD and TDPBUSD
+ * (amx_model.h, the one tests/emu/amx_diff.c
  * holds silicon to; here per thread), with amx_status() reporting AMX as
  * usable.  The model
  * checks what the hardware would fault on (no configuration, shape
@@ -144,6 +145,21 @@ void amx_model_tdpfp16ps(int c, int a, int b)
 	emu_tdp(TMODEL_FP16, c, a, b);
 }
 
+/* AMX-COMPLEX's two, counted: amx_gemm_cf16() must reach them */
+static unsigned long emu_cmm;
+
+void amx_model_tcmmimfp16ps(int c, int a, int b)
+{
+	__atomic_add_fetch(&emu_cmm, 1, __ATOMIC_RELAXED);
+	emu_tdp(TMODEL_CMMIM, c, a, b);
+}
+
+void amx_model_tcmmrlfp16ps(int c, int a, int b)
+{
+	__atomic_add_fetch(&emu_cmm, 1, __ATOMIC_RELAXED);
+	emu_tdp(TMODEL_CMMRL, c, a, b);
+}
+
 void amx_model_tdpbssd(int c, int a, int b)
 {
 	emu_tdp(TMODEL_SSD, c, a, b);
@@ -188,6 +204,7 @@ void amx_model_tile_release(void)
 }
 
 #include "gemm_grid.h"
+#include "gemm_cf16_b2.h"
 
 /*
  * amx_gemm_bf16_wq() and amx_gemm_u8_wq() from M = 32 on (modelled)
@@ -341,6 +358,16 @@ int main(void)
 		for (int type = T_BF16; type <= T_F16; type++)
 			t_direct_a(type, th == 2, what);
 	}
+	/* AMX-COMPLEX (modelled) against TDPFP16PS on B2, 1 and 2 threads */
+	for (unsigned int th = 1; th <= 2; th++) {
+		char what[32];
+
+		amx_set_num_threads(th);
+		snprintf(what, sizeof(what), "amx-model %u thr", th);
+		cf16_b2_grid(what, 1);
+	}
+	tap_ok(emu_cmm > 0, "cf16 ran on the TCMM*FP16PS pair: %lu of them",
+	       emu_cmm);
 	tap_ok(!emu_partial_cfgs, "edges copied by default: no partial tile "
 		 "configuration (%lu)", emu_partial_cfgs);
 	tap_ok(emu_c_moves > 0, "C moved inside the first and last K step "

@@ -953,6 +953,7 @@ int amx_gemm_cf16(unsigned int flags, size_t m, size_t n, size_t k,
 		  float *c, size_t ldc)
 {
 	uintptr_t alo, ahi, blo, bhi, clo, chi;
+	const struct gemm_backend *be;
 	amx_fp16 *b2;
 	size_t bytes;
 	int ret;
@@ -971,6 +972,22 @@ int amx_gemm_cf16(unsigned int flags, size_t m, size_t n, size_t k,
 	if (!m || !n || !k)	/* B is not read */
 		return gemm_run(GEMM_OP_F16, flags, m, 2 * n, 0, a, 2 * lda,
 				NULL, 0, NULL, c, 2 * ldc);
+	/*
+	 * AMX-COMPLEX, where the f16 GEMM would run on AMX: the same sums
+	 * (gemm_amx_cf16.c) straight from A and B, without B2
+	 */
+	be = gemm_select_backend(GEMM_OP_F16, NULL);
+	if (be == &gemm_backend_amx && gemm_cpu_amx_complex()) {
+		double flops = 8.0 * m * n * k;	/* B2's call */
+		struct gemm_blocks bs;
+
+		gemm_blocks_get(be, GEMM_OP_F16, &bs, NULL);
+		if (flops >= (double)bs.small ||
+		    !gemm_small_backend(be, GEMM_OP_F16))
+			return gemm_cf16_amx(flags, m, n, k, a, lda, b, ldb, c,
+					     ldc, flops < GEMM_MT_MIN_FLOPS ? 1 :
+					     amx_pool_size());
+	}
 	if (__builtin_mul_overflow(k, n, &bytes) ||
 	    __builtin_mul_overflow(bytes, 8, &bytes))
 		return -ENOMEM;

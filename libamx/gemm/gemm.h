@@ -241,6 +241,8 @@ AMX_HIDDEN int gemm_cpu_avx2(void);
 AMX_HIDDEN int gemm_cpu_avx512bw(void);
 /* AMX-FP16 (TDPFP16PS) in CPUID */
 AMX_HIDDEN int gemm_cpu_amx_fp16(void);
+/* AMX-COMPLEX (TCMMRLFP16PS, TCMMIMFP16PS) in CPUID */
+AMX_HIDDEN int gemm_cpu_amx_complex(void);
 
 /*
  * The backend for @op and, in *@simd unless NULL, the vector instructions
@@ -410,5 +412,15 @@ AMX_HIDDEN int gemm_amx_begin(void);
 AMX_HIDDEN void gemm_amx_end(void);
 /* first tile instruction of a thread (pays the XFD first-use trap) */
 AMX_HIDDEN void gemm_amx_warmup(void);
+
+/*
+ * amx_gemm_cf16() on AMX-COMPLEX (gemm_amx_cf16.c), arguments checked, m,
+ * n and k not 0, on up to @want threads of the pool: 0 or -ENOMEM, or
+ * what configuring the tiles answered.
+ */
+AMX_HIDDEN int gemm_cf16_amx(unsigned int flags, size_t m, size_t n,
+			     size_t k, const amx_fp16 *a, size_t lda,
+			     const amx_fp16 *b, size_t ldb, float *c,
+			     size_t ldc, unsigned int want);
 
 #endif

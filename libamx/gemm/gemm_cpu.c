@@ -41,6 +41,15 @@ int gemm_cpu_amx_fp16(void)
 #endif
 }
 
+int gemm_cpu_amx_complex(void)
+{
+#ifdef AMX_TILE_MODEL
+	return 1;
+#else
+	return !!(amx__static_info()->cpu & AMX_CPU_AMX_COMPLEX);
+#endif
+}
+
 /*
  * AMX_FORCE_FALLBACK=1 avoids AMX, =c also avoids AVX-512 and, in the
  * packers, AVX2 (*simd 0); other values are ignored

@@ -27,6 +27,7 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/gemm_amx_bf16_32x32.c
 	${AMX_GEMM_DIR}/gemm_amx_int8_32x32.c
 	${AMX_GEMM_DIR}/gemm_amx_f16_32x32.c
+	${AMX_GEMM_DIR}/gemm_amx_cf16.c
 	${AMX_GEMM_DIR}/../pool/pool.c
 	${AMX_GEMM_DIR}/../pool/place.c
 )

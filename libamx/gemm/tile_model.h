@@ -18,6 +18,8 @@ void amx_model_tile_store(int t, void *base, long stride);
 void amx_model_tile_zero(int t);
 void amx_model_tdpbf16ps(int c, int a, int b);
 void amx_model_tdpfp16ps(int c, int a, int b);
+void amx_model_tcmmimfp16ps(int c, int a, int b);
+void amx_model_tcmmrlfp16ps(int c, int a, int b);
 void amx_model_tdpbssd(int c, int a, int b);
 void amx_model_tdpbusd(int c, int a, int b);
 int amx_model_status(void);
@@ -29,6 +31,8 @@ void amx_model_tile_release(void);
 #undef amx_tile_zero
 #undef amx_tdpbf16ps
 #undef amx_tdpfp16ps
+#undef amx_tcmmimfp16ps
+#undef amx_tcmmrlfp16ps
 #undef amx_tdpbssd
 #undef amx_tdpbusd
 #define amx_tile_load(t, base, stride) \
@@ -38,6 +42,8 @@ void amx_model_tile_release(void);
 #define amx_tile_zero(t)	amx_model_tile_zero(t)
 #define amx_tdpbf16ps(c, a, b)	amx_model_tdpbf16ps(c, a, b)
 #define amx_tdpfp16ps(c, a, b)	amx_model_tdpfp16ps(c, a, b)
+#define amx_tcmmimfp16ps(c, a, b)	amx_model_tcmmimfp16ps(c, a, b)
+#define amx_tcmmrlfp16ps(c, a, b)	amx_model_tcmmrlfp16ps(c, a, b)
 #define amx_tdpbssd(c, a, b)	amx_model_tdpbssd(c, a, b)
 #define amx_tdpbusd(c, a, b)	amx_model_tdpbusd(c, a, b)
 #define amx_status		amx_model_status
