@@ -8,14 +8,19 @@
  * finite inputs: the lanes take the same products and the same sums
  * (libamx/gemm/gemm_amx_cf16.c).  Shapes cross every edge of the 16 x 16
  * blocks and of K's steps of 16, with wider strides, overwrite and
- * accumulate; the caller sets the threads.
+ * accumulate, and an infinity in B; the caller sets the threads.
  */
 #ifndef GEMM_CF16_B2_H
 #define GEMM_CF16_B2_H
 
 #include "gemm_common.h"
 
-static int cf16_b2_case(size_t m, size_t n, size_t k, int acc, int pad)
+/*
+ * With @inf, B[1][0] is +inf, which both paths must carry into the same
+ * infinities.
+ */
+static int cf16_b2_case(size_t m, size_t n, size_t k, int acc, int pad,
+			int inf)
 {
 	size_t lda = k + pad, ldb = n + 2 * pad, ldc = n + 3 * pad;
 	amx_fp16 *a = malloc(m * lda * 4), *b = malloc(k * ldb * 4);
@@ -28,6 +33,8 @@ static int cf16_b2_case(size_t m, size_t n, size_t k, int acc, int pad)
 		abort();
 	t_fill_f16(a, m * lda * 2);
 	t_fill_f16(b, k * ldb * 2);
+	if (inf && k > 1)
+		b[ldb * 2] = 0x7c00;
 	for (size_t i = 0; i < m * ldc * 2; i++)
 		c[i] = c2[i] = (float)((int)(i * 7 % 13) - 6) / 4;
 	for (size_t p = 0; p < k; p++)
@@ -49,7 +56,7 @@ static int cf16_b2_case(size_t m, size_t n, size_t k, int acc, int pad)
 		ok = !memcmp(c + i * ldc * 2, c2 + i * ldc * 2, ldc * 8);
 	if (!ok)
 		printf("# cf16 != B2 f16: m=%zu n=%zu k=%zu acc=%d pad=%d "
-		       "ret=%d/%d\n", m, n, k, acc, pad, ret, ret2);
+		       "inf=%d ret=%d/%d\n", m, n, k, acc, pad, inf, ret, ret2);
 	free(a);
 	free(b);
 	free(b2);
@@ -73,11 +80,14 @@ static void cf16_b2_grid(const char *what, int quick)
 		for (size_t y = 0; y < nd; y++)
 			for (size_t z = 0; z < nd; z++, cases++)
 				bad += !cf16_b2_case(d[x], d[y], d[z],
-						     (x + y + z) & 1, z & 1);
-	bad += !cf16_b2_case(40, quick ? 40 : 150, 300, 1, 1);
-	bad += !cf16_b2_case(quick ? 20 : 64, 20, quick ? 200 : 1024, 0, 0);
-	bad += !cf16_b2_case(3, quick ? 50 : 200, 1000, 1, 0);
-	cases += 3;
+						     (x + y + z) & 1, z & 1, 0);
+	bad += !cf16_b2_case(40, quick ? 40 : 150, 300, 1, 1, 0);
+	bad += !cf16_b2_case(quick ? 20 : 64, 20, quick ? 200 : 1024, 0, 0, 0);
+	bad += !cf16_b2_case(3, quick ? 50 : 200, 1000, 1, 0, 0);
+	/* an inf in B's first, short column block, K with a short step */
+	bad += !cf16_b2_case(17, 15, 17, 0, 1, 1);
+	bad += !cf16_b2_case(5, 33, 40, 1, 0, 1);
+	cases += 5;
 	tap_ok(!bad, "%s: cf16 = its B2 f16 GEMM bit for bit, %u shapes, "
 	       "%u differ", what, cases, bad);
 }

@@ -11,11 +11,12 @@
  * tile 4 (16 rows of A), B tile 6 (16 rows of B).  The tiles are in
  * gemm_amx_begin()'s configuration, 16 x 64 bytes each.
  *
- * Where M, N or K leave a block short, the block's A rows and B columns
- * are copied, zero padded, to the thread's scratch first: padded rows and
- * columns only feed results that are dropped, padded K values add zero
- * products after the real ones, exactly as the f16 packers pad K for
- * TDPFP16PS.  The results are those of the B2 form amx_gemm_cf16() uses
+ * Where M or K leave a block row short, its A rows are copied once per
+ * task, zero padded, to the thread's scratch; where N or K leave a B tile
+ * short (the last column block, the last K step), that tile alone is
+ * copied, zero padded, to a 1 KiB buffer.  Padded rows and columns only
+ * feed results that are dropped, padded K values add zero products after
+ * the real ones, exactly as the f16 packers pad K for TDPFP16PS.  The results are those of the B2 form amx_gemm_cf16() uses
  * without AMX-COMPLEX (gemm.c), NaN payloads aside: the real part's lanes
  * take the same products (-im a . im b for im a . -im b), the imaginary
  * part's the same two in the other lane, and the lanes' sum is the same
@@ -25,6 +26,7 @@
  * blocks, claimed from a counter by the pool's threads.
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -40,7 +42,7 @@ struct cf16_job {
 	const uint8_t *a, *b;	/* 4 bytes a complex fp16 (any alignment) */
 	size_t lda, ldb, ldc;	/* in complex elements */
 	float *c;
-	size_t nrb, ncb, ntasks;
+	size_t ncb, ntc, ntasks;	/* column blocks, tasks a block row */
 	unsigned int next;
 	int err;
 };
@@ -75,12 +77,32 @@ static void cf16_c_out(const struct cf16_job *j, size_t i0, size_t rows,
 	}
 }
 
-/* one block: A rows at @a (@as bytes apart), B rows at @b (@bs apart) */
-static void cf16_block(const struct cf16_job *j, const uint8_t *a,
-		       size_t as, const uint8_t *b, size_t bs, size_t i0,
-		       size_t rows, size_t j0, size_t cols, float *re,
-		       float *im)
+/*
+ * The tile at @p (@nr rows of @nc dwords, rows @ld bytes apart) as a tile
+ * load reads it: in place when whole, else copied, zero padded, to @tmp.
+ */
+static const uint8_t *cf16_tile(const uint8_t *p, size_t ld, size_t nr,
+				size_t nc, uint8_t *tmp, size_t *stride)
 {
+	if (nr == CF16_BLK && nc == CF16_BLK) {
+		*stride = ld;
+		return p;
+	}
+	memset(tmp, 0, CF16_BLK * 64);
+	for (size_t r = 0; r < nr; r++)
+		memcpy(tmp + r * 64, p + r * ld, nc * 4);
+	*stride = 64;
+	return tmp;
+}
+
+/* one block: A rows at @a (@as bytes apart, kpad readable), B at @b */
+static void cf16_block(const struct cf16_job *j, const uint8_t *a,
+		       size_t as, const uint8_t *b, size_t i0, size_t rows,
+		       size_t j0, size_t cols, float *re, float *im)
+{
+	uint8_t tb[CF16_BLK * 64] __attribute__((aligned(64)));
+	size_t bs;
+
 	if (j->flags & AMX_GEMM_ACCUMULATE) {
 		cf16_c_in(j, i0, rows, j0, cols, re, im);
 		amx_tile_load(0, re, 64);
@@ -89,9 +111,13 @@ static void cf16_block(const struct cf16_job *j, const uint8_t *a,
 		amx_tile_zero(0);
 		amx_tile_zero(1);
 	}
-	for (size_t kk = 0; kk < j->kpad; kk += CF16_BLK) {
+	for (size_t kk = 0; kk < j->k; kk += CF16_BLK) {
+		size_t kn = j->k - kk < CF16_BLK ? j->k - kk : CF16_BLK;
+		const uint8_t *pb = cf16_tile(b + kk * j->ldb * 4, j->ldb * 4,
+					      kn, cols, tb, &bs);
+
 		amx_tile_load(4, a + kk * 4, as);
-		amx_tile_load(6, b + kk * bs, bs);
+		amx_tile_load(6, pb, bs);
 		amx_tcmmrlfp16ps(0, 4, 6);
 		amx_tcmmimfp16ps(1, 4, 6);
 	}
@@ -105,7 +131,8 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 	struct cf16_job *j = arg;
 	float re[CF16_BLK * CF16_BLK] __attribute__((aligned(64)));
 	float im[CF16_BLK * CF16_BLK] __attribute__((aligned(64)));
-	uint8_t *abuf = NULL, *bbuf = NULL;
+	uint8_t *abuf = NULL;
+	size_t arb = SIZE_MAX;	/* the block row abuf holds */
 	int begun = 0, ret = 0;
 	unsigned int t;
 
@@ -114,9 +141,7 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 	while (!ret &&
 	       (t = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) <
 	       j->ntasks) {
-		size_t rb = t / ((j->ncb + CF16_TASK_COLS - 1) / CF16_TASK_COLS);
-		size_t cb0 = t % ((j->ncb + CF16_TASK_COLS - 1) /
-				  CF16_TASK_COLS) * CF16_TASK_COLS;
+		size_t rb = t / j->ntc, cb0 = t % j->ntc * CF16_TASK_COLS;
 		size_t cb1 = cb0 + CF16_TASK_COLS < j->ncb ?
 			     cb0 + CF16_TASK_COLS : j->ncb;
 		size_t i0 = rb * CF16_BLK;
@@ -130,7 +155,7 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 				break;
 			begun = 1;
 		}
-		/* short rows or K: the block row's A, zero padded */
+		/* short rows or K: the block row's A, zero padded, once */
 		if (rows < CF16_BLK || j->kpad != j->k) {
 			if (!abuf)
 				abuf = aligned_alloc(64, CF16_BLK * j->kpad * 4);
@@ -138,10 +163,13 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 				ret = -ENOMEM;
 				break;
 			}
-			memset(abuf, 0, CF16_BLK * j->kpad * 4);
-			for (size_t r = 0; r < rows; r++)
-				memcpy(abuf + r * j->kpad * 4,
-				       a + r * j->lda * 4, j->k * 4);
+			if (arb != rb) {
+				memset(abuf, 0, CF16_BLK * j->kpad * 4);
+				for (size_t r = 0; r < rows; r++)
+					memcpy(abuf + r * j->kpad * 4,
+					       a + r * j->lda * 4, j->k * 4);
+				arb = rb;
+			}
 			a = abuf;
 			as = j->kpad * 4;
 		}
@@ -149,33 +177,14 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 			size_t j0 = cb * CF16_BLK;
 			size_t cols = j->n - j0 < CF16_BLK ? j->n - j0 :
 							     CF16_BLK;
-			const uint8_t *b = j->b + j0 * 4;
-			size_t bs = j->ldb * 4;
 
-			/* short columns or K: the block's B, zero padded */
-			if (cols < CF16_BLK || j->kpad != j->k) {
-				if (!bbuf)
-					bbuf = aligned_alloc(64,
-							     j->kpad * 64);
-				if (!bbuf) {
-					ret = -ENOMEM;
-					break;
-				}
-				memset(bbuf, 0, j->kpad * 64);
-				for (size_t p = 0; p < j->k; p++)
-					memcpy(bbuf + p * 64,
-					       b + p * j->ldb * 4, cols * 4);
-				b = bbuf;
-				bs = 64;
-			}
-			cf16_block(j, a, as, b, bs, i0, rows, j0, cols, re,
-				   im);
+			cf16_block(j, a, as, j->b + j0 * 4, i0, rows, j0, cols,
+				   re, im);
 		}
 	}
 	if (begun)
 		gemm_amx_end();
 	free(abuf);
-	free(bbuf);
 	if (ret)
 		__atomic_store_n(&j->err, ret, __ATOMIC_RELAXED);
 }
@@ -189,11 +198,11 @@ int gemm_cf16_amx(unsigned int flags, size_t m, size_t n, size_t k,
 		.kpad = (k + CF16_BLK - 1) / CF16_BLK * CF16_BLK,
 		.a = (const uint8_t *)a, .b = (const uint8_t *)b,
 		.lda = lda, .ldb = ldb, .ldc = ldc, .c = c,
-		.nrb = (m + CF16_BLK - 1) / CF16_BLK,
 		.ncb = (n + CF16_BLK - 1) / CF16_BLK,
 	};
 
-	j.ntasks = j.nrb * ((j.ncb + CF16_TASK_COLS - 1) / CF16_TASK_COLS);
+	j.ntc = (j.ncb + CF16_TASK_COLS - 1) / CF16_TASK_COLS;
+	j.ntasks = (m + CF16_BLK - 1) / CF16_BLK * j.ntc;
 	amx_pool_run(cf16_thread, &j, want);
 	return j.err;
 }
