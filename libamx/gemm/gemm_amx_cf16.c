@@ -11,14 +11,17 @@
  * tile 4 (16 rows of A), B tile 6 (16 rows of B).  The tiles are in
  * gemm_amx_begin()'s configuration, 16 x 64 bytes each.
  *
- * Where M or K leave a block row short, its A rows are copied once per
- * task, zero padded, to the thread's scratch; where N or K leave a B tile
- * short (the last column block, the last K step), that tile alone is
- * copied, zero padded, to a 1 KiB buffer.  Padded rows and columns only
- * feed results that are dropped, padded K values add zero products after
- * the real ones, exactly as the f16 packers pad K for TDPFP16PS.  The results are those of the B2 form amx_gemm_cf16() uses
- * without AMX-COMPLEX (gemm.c), NaN payloads aside: the real part's lanes
- * take the same products (-im a . im b for im a . -im b), the imaginary
+ * Where M or K leave a block row short, its A rows are copied, zero
+ * padded, to the thread's scratch (allocated before any work, so that
+ * -ENOMEM leaves C untouched); where N or K leave a B tile short (the
+ * last column block, the last K step), that tile alone is copied, zero
+ * padded, to a 1 KiB buffer.  Padded rows and columns only feed results
+ * that are dropped, padded K values add zero products after the real
+ * ones, exactly as the f16 packers pad K for TDPFP16PS.
+ *
+ * The results are those of the B2 form amx_gemm_cf16() uses without
+ * AMX-COMPLEX (gemm.c), NaN payloads aside: the real part's lanes take
+ * the same products (-im a . im b for im a . -im b), the imaginary
  * part's the same two in the other lane, and the lanes' sum is the same
  * sum.  What it saves is the B2 copy, twice B's size.
  *
@@ -43,6 +46,7 @@ struct cf16_job {
 	size_t lda, ldb, ldc;	/* in complex elements */
 	float *c;
 	size_t ncb, ntc, ntasks;	/* column blocks, tasks a block row */
+	uint8_t *abuf;		/* per thread 16 x kpad complex, or NULL */
 	unsigned int next;
 	int err;
 };
@@ -131,12 +135,12 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 	struct cf16_job *j = arg;
 	float re[CF16_BLK * CF16_BLK] __attribute__((aligned(64)));
 	float im[CF16_BLK * CF16_BLK] __attribute__((aligned(64)));
-	uint8_t *abuf = NULL;
+	uint8_t *abuf = j->abuf ? j->abuf + tid * CF16_BLK * j->kpad * 4 :
+			NULL;
 	size_t arb = SIZE_MAX;	/* the block row abuf holds */
 	int begun = 0, ret = 0;
 	unsigned int t;
 
-	(void)tid;
 	(void)nthr;
 	while (!ret &&
 	       (t = __atomic_fetch_add(&j->next, 1, __ATOMIC_RELAXED)) <
@@ -157,12 +161,6 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 		}
 		/* short rows or K: the block row's A, zero padded, once */
 		if (rows < CF16_BLK || j->kpad != j->k) {
-			if (!abuf)
-				abuf = aligned_alloc(64, CF16_BLK * j->kpad * 4);
-			if (!abuf) {
-				ret = -ENOMEM;
-				break;
-			}
 			if (arb != rb) {
 				memset(abuf, 0, CF16_BLK * j->kpad * 4);
 				for (size_t r = 0; r < rows; r++)
@@ -184,7 +182,6 @@ static void cf16_thread(void *arg, unsigned int tid, unsigned int nthr)
 	}
 	if (begun)
 		gemm_amx_end();
-	free(abuf);
 	if (ret)
 		__atomic_store_n(&j->err, ret, __ATOMIC_RELAXED);
 }
@@ -203,6 +200,18 @@ int gemm_cf16_amx(unsigned int flags, size_t m, size_t n, size_t k,
 
 	j.ntc = (j.ncb + CF16_TASK_COLS - 1) / CF16_TASK_COLS;
 	j.ntasks = (m + CF16_BLK - 1) / CF16_BLK * j.ntc;
+	/* before anything is written: an error leaves C as it was */
+	if (m % CF16_BLK || k % CF16_BLK) {
+		size_t bytes;
+
+		if (__builtin_mul_overflow(j.kpad, (size_t)CF16_BLK * 4 * want,
+					   &bytes))
+			return -ENOMEM;
+		j.abuf = aligned_alloc(64, bytes);
+		if (!j.abuf)
+			return -ENOMEM;
+	}
 	amx_pool_run(cf16_thread, &j, want);
+	free(j.abuf);
 	return j.err;
 }
