@@ -12,6 +12,8 @@ threads, M x N x K) of BASE, the ratio to oneDNN of BASE and of each
 OTHER, plain and prepacked, and OTHER's ratio over BASE's ("vs base": 1.03
 means 3 % faster than BASE against the same peer).  Without oneDNN in a
 run (ratio "nan"), its GFLOPS over BASE's are used instead, marked "~".
+The cf16 rows (complex fp16) never have oneDNN, so always "~", and have no
+prepacked form: "nan" there, left out of the geometric mean.
 
 Prints a table, then per OTHER the geometric mean of "vs base" over the
 rows both have.  Exit status: 0, or 2 when a file cannot be read as an

@@ -29,7 +29,8 @@ def check(ok, what):
 
 
 def write(path, rows):
-    """rows: (type, threads, m, n, k, gf, ratio, pgf, pratio); ratio None: no oneDNN"""
+    """rows: (type, threads, m, n, k, gf, ratio, pgf, pratio); ratio None: no
+    oneDNN; pgf None: no prepacked form (cf16)"""
     with open(path, "w") as f:
         f.write(HEADER + "\n")
         for i, (t, thr, m, n, k, gf, ratio, pgf, pratio) in enumerate(rows):
@@ -37,9 +38,10 @@ def write(path, rows):
             pr = "nan" if pratio is None else "%.4f" % pratio
             dg = "nan" if ratio is None else "%.3f" % (gf / ratio)
             dp = "nan" if pratio is None else "%.3f" % (pgf / pratio)
-            f.write("%s,%d,%d,%d,%d,%.3f,%s,%s,%.3f,%s,%s,0.1,0.1,1000.0,"
+            pg = "nan" if pgf is None else "%.3f" % pgf
+            f.write("%s,%d,%d,%d,%d,%.3f,%s,%s,%s,%s,%s,0.1,0.1,1000.0,"
                     "50.0,amx,brg,%d,%dx%dx%d\n" % (t, thr, m, n, k, gf, dg, r,
-                                                    pgf, dp, pr, i, m, n, k))
+                                                    pg, dp, pr, i, m, n, k))
 
 
 def run(compare, *files):
@@ -88,6 +90,24 @@ def main():
         want = (1.1 * 1.1 * 0.75 * 1.2) ** 0.25
         check(m is not None and abs(float(m.group(1)) - want) < 0.002 and
               m.group(2) == "4", "geometric mean with ~ values: %s"
+              % (m.group(0) if m else out))
+
+        # cf16 rows: no oneDNN and no prepacked form; GFLOPS against
+        # GFLOPS plain, nan prepacked and left out of the mean
+        cbase = os.path.join(d, "cbase.csv")
+        cother = os.path.join(d, "cother.csv")
+        write(cbase, [("bf16", 1, 64, 64, 64, 100, 1.00, 100, 1.00),
+                      ("cf16", 1, 64, 64, 64, 80, None, None, None)])
+        write(cother, [("bf16", 1, 64, 64, 64, 100, 1.10, 100, 1.10),
+                       ("cf16", 1, 64, 64, 64, 88, None, None, None)])
+        rc, out, err = run(compare, cbase, cother)
+        line = next((l for l in out.splitlines() if l.startswith("cf16 ")), "")
+        check(rc == 0 and re.search(r"~1\.100/ +nan$", line) is not None,
+              "cf16: GFLOPS over GFLOPS, prepacked nan: %r" % line)
+        m = re.search(r"cother\.csv: geometric mean vs base ([0-9.]+) "
+                      r"over (\d+)", out)
+        check(m is not None and abs(float(m.group(1)) - 1.1) < 0.002 and
+              m.group(2) == "3", "cf16's nan left out of the mean: %s"
               % (m.group(0) if m else out))
 
         other = os.path.join(d, "other.csv")

@@ -166,6 +166,28 @@ def main():
     rc, v, out = run(good_amx())
     check(v.get("f16-bf16") == "n/a", "no f16 rows: f16-bf16 n/a")
 
+    # cf16 rows (no oneDNN, no prepacked form, no peak: nan) are measured
+    # only: no target judges them, on AMX or AVX-512, and they miss none
+    nan = float("nan")
+    cf = [row("cf16", 1, 64, 64, 64, 400, nan, nan, nan, nan, "amx"),
+          row("cf16", 1, 1024, 1024, 1024, 900, nan, nan, nan, nan, "amx"),
+          row("cf16", 2, 1024, 1024, 1024, 1000, nan, nan, nan, nan, "amx"),
+          row("cf16", 1, 16, 4096, 4096, 90, nan, nan, nan, nan, "amx")]
+    rc, v, out = run(good_amx() + cf, "--verbose")
+    check(rc == 0 and all(v.get(t) == "MET" for t in
+                          ("amx-ratio", "amx-peak", "amx-decode", "amx-2thr"))
+          and v.get("cf16") == "--" and "4 rows, measured only" in out
+          and "cf16 1 thr" not in out,
+          "cf16 rows with nan ratios: AMX targets met, cf16 measured only")
+    avx = [row("bf16", 1, 256, 256, 256, 480, 1.01, 490, 1.00, 490, "avx512"),
+           row("cf16", 1, 256, 256, 256, 100, nan, nan, nan, nan, "avx512")]
+    rc, v, out = run(avx)
+    check(rc == 0 and v.get("avx512-ratio") == "MET" and
+          v.get("f16-bf16") == "n/a" and v.get("cf16") == "--",
+          "cf16 on AVX-512: not in avx512-ratio or f16-bf16, measured only")
+    rc, v, out = run(good_amx())
+    check(v.get("cf16") == "n/a", "no cf16 rows: cf16 n/a")
+
     # the epilogue rows: judged on their cost from M = 256, and by no
     # other target (their ratios are against oneDNN with post-ops)
     eps = good_amx() + [
