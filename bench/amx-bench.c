@@ -3,14 +3,22 @@
  * amx-bench: libamx GEMM against oneDNN matmul on the same inputs.
  *
  * In one run: the register-only peak of AMX (n/a without it) and of the
- * fallback's vdpbf16ps / vpdpbusd, then for bf16 and u8 x s8, 1 and all
- * threads, square 16..4096 and LLM shapes (M = 1..128, N = K = 4096 and
- * N = 11008, K = 4096): GFLOPS of libamx and oneDNN with plain B and with
- * B pre-packed (plus the packing cost), % of the measured peak and the
- * libamx/oneDNN ratio.  Best of N runs, C restored before each; the four
- * contenders of a row take turns (see best_times()).  Every contender's
- * result is then checked (verify()); a row that does not match prints
- * RESULT MISMATCH on stderr and the exit status is 1.
+ * fallback's vdpbf16ps / vpdpbusd, then for bf16, u8 x s8, fp16 and
+ * complex fp16 (cf16), 1 and all threads, square 16..4096 and LLM shapes
+ * (M = 1..128, N = K = 4096 and N = 11008, K = 4096): GFLOPS of libamx
+ * and oneDNN with plain B and with B pre-packed (plus the packing cost),
+ * % of the measured peak and the libamx/oneDNN ratio.  Best of N runs, C
+ * restored before each; the four contenders of a row take turns (see
+ * best_times()).  Every contender's result is then checked (verify()); a
+ * row that does not match prints RESULT MISMATCH on stderr and the exit
+ * status is 1.
+ *
+ * A real GEMM counts 2 M N K flops (a multiply and an add per term).  A
+ * cf16 row, amx_gemm_cf16() on M x K by K x N complex matrices, counts
+ * 8 M N K: each complex multiply-add is 4 real multiplies and 4 real
+ * adds.  cf16 has no prepacked form and oneDNN no complex matmul, so its
+ * rows have libamx plain B only; the other columns are nan, as for a
+ * contender that is not built.
  *
  *   amx-bench [--quick] [--max N] [--reps N] [--shapes MxNxK,...]
  *             [--threads N|all|LIST] [--csv FILE] [--png FILE]
@@ -27,6 +35,7 @@
  */
 #define _GNU_SOURCE
 #include <errno.h>
+#include <float.h>
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -49,8 +58,8 @@ volatile double bench_sink;
 
 #define MAX_THR		64
 
-enum { BF16, INT8, F16, NTYPES };
-static const char *const type_name[] = { "bf16", "u8s8", "f16" };
+enum { BF16, INT8, F16, CF16, NTYPES };
+static const char *const type_name[] = { "bf16", "u8s8", "f16", "cf16" };
 
 struct opts {
 	int quick, reps;
@@ -133,10 +142,19 @@ static void *xalloc(size_t n)
 	return p;
 }
 
+/*
+ * A, B and C of a row.  cf16 elements are two values each (real part
+ * first), so its A and B hold twice the values of f16's, drawn from the
+ * same ranges: every product of an fp16 pair is exact in fp32 and lies
+ * in [2^-8, 2^-6) in magnitude, with random signs, so no sum of up to
+ * 2 K of them comes near fp32's overflow or its denormals.
+ */
 static void problem_init(struct problem *p, int type, size_t m, size_t n,
 			 size_t k)
 {
-	size_t esz = type == INT8 ? 1 : 2;
+	size_t esz = type == INT8 ? 1 : type == CF16 ? 4 : 2;
+	size_t vals = type == CF16 ? 2 : 1;	/* values per element */
+	int fp16 = type == F16 || type == CF16;
 	uint32_t s = 12345;
 
 	p->type = type;
@@ -145,26 +163,26 @@ static void problem_init(struct problem *p, int type, size_t m, size_t n,
 	p->k = k;
 	p->a = xalloc(m * k * esz);
 	p->b = xalloc(k * n * esz);
-	p->csize = m * n * 4;
+	p->csize = m * n * 4 * vals;
 	p->c = xalloc(p->csize);
 	p->csave = xalloc(p->csize);
-	for (size_t i = 0; i < m * k; i++) {
+	for (size_t i = 0; i < m * k * vals; i++) {
 		s = s * 1103515245 + 12345;
 		if (type == BF16)
 			((uint16_t *)p->a)[i] = 0x3f80 | ((s >> 16) & 0x7f) |
 						((s >> 8) & 0x8000);
-		else if (type == F16)	/* [1, 2) and (-2, -1] */
+		else if (fp16)	/* [1, 2) and (-2, -1] */
 			((uint16_t *)p->a)[i] = 0x3c00 | ((s >> 16) & 0x3ff) |
 						((s >> 8) & 0x8000);
 		else
 			((uint8_t *)p->a)[i] = (uint8_t)(s >> 16);
 	}
-	for (size_t i = 0; i < k * n; i++) {
+	for (size_t i = 0; i < k * n * vals; i++) {
 		s = s * 1103515245 + 12345;
 		if (type == BF16)
 			((uint16_t *)p->b)[i] = 0x3c00 | ((s >> 16) & 0x7f) |
 						((s >> 8) & 0x8000);
-		else if (type == F16)	/* [2^-8, 2^-7) and its negative */
+		else if (fp16)	/* [2^-8, 2^-7) and its negative */
 			((uint16_t *)p->b)[i] = 0x1c00 | ((s >> 16) & 0x3ff) |
 						((s >> 8) & 0x8000);
 		else
@@ -252,6 +270,9 @@ static int run_libamx(struct problem *p, void *ctx)
 	if (p->type == F16)
 		return amx_gemm_f16(0, p->m, p->n, p->k, p->a, p->k, p->b,
 				    p->n, p->c, p->n);
+	if (p->type == CF16)	/* lda, ldb, ldc in complex elements */
+		return amx_gemm_cf16(0, p->m, p->n, p->k, p->a, p->k, p->b,
+				     p->n, p->c, p->n);
 	return amx_gemm_u8s8(0, p->m, p->n, p->k, p->a, p->k, p->b, p->n,
 			     p->c, p->n);
 }
@@ -429,6 +450,173 @@ static double elem_c(const struct problem *p, const void *c, size_t i)
 }
 
 /*
+ * cf16: its one contender (libamx, plain B) run once more and every value
+ * of its C checked against the product computed here in double.  The
+ * bound is amx_gemm_cf16(3)'s: each part of an element is a sum of 2 K
+ * exact products x_p, y_p (real: re a re b and -im a im b; imaginary:
+ * re a im b and im a re b), and with C starting at 0
+ *
+ *	|c - exact| <= 2 (2 K + 2) 2^-24 sum_p (|x_p| + |y_p|).
+ *
+ * The fp16 products are exact in double too, and the double sum of the
+ * 2 K of them is within 2 K 2^-53 sum_p (|x_p| + |y_p|) of the exact one
+ * (some 2^-30 of the bound), which the tolerance adds.
+ *
+ * The reference is a GEMM of its own (4096^3 is 69 G complex terms), so
+ * it runs blocked on every core of the affinity mask: REF_R rows of A by
+ * REF_JC columns of B at a time, the loop over those columns of fixed
+ * length (the compiler vectorizes it), B split into real and imaginary
+ * parts padded to whole blocks, each thread a share of the blocks of
+ * columns so that its B stays in cache over the rows.
+ */
+#define REF_R	4
+#define REF_JC	64
+
+struct cf16_ref {
+	const struct problem *p;
+	const float *a;			/* A as fp32 pairs */
+	const float *bre, *bim;		/* K x npad */
+	size_t npad;
+	double f;			/* the tolerance per sum of |products| */
+	unsigned int id, nthr;
+	/* out: values off the bound, the worst of them */
+	size_t bad, worst_i;
+	double worst, worst_tol;
+};
+
+static void cf16_ref_block(struct cf16_ref *x, size_t i0, size_t rows,
+			   size_t j0)
+{
+	const struct problem *p = x->p;
+	const float *c = p->c;
+	size_t n2 = 2 * p->n, cols = p->n - j0 < REF_JC ? p->n - j0 : REF_JC;
+	/* per row: re, im, and the sums of |x_p| + |y_p| of each */
+	double acc[REF_R][4][REF_JC];
+
+	memset(acc, 0, sizeof(acc));
+	for (size_t q = 0; q < p->k; q++) {
+		const float *br = x->bre + q * x->npad + j0;
+		const float *bi = x->bim + q * x->npad + j0;
+
+		for (size_t r = 0; r < rows; r++) {
+			const float *a = x->a + 2 * ((i0 + r) * p->k + q);
+			double ar = a[0], ai = a[1];
+			double sr = fabs(ar), si = fabs(ai);
+
+			for (int j = 0; j < REF_JC; j++) {
+				double xr = br[j], xi = bi[j];
+
+				acc[r][0][j] += ar * xr - ai * xi;
+				acc[r][1][j] += ar * xi + ai * xr;
+				acc[r][2][j] += sr * fabs(xr) + si * fabs(xi);
+				acc[r][3][j] += sr * fabs(xi) + si * fabs(xr);
+			}
+		}
+	}
+	for (size_t r = 0; r < rows; r++)
+		for (size_t j = 0; j < cols; j++)
+			for (int h = 0; h < 2; h++) {
+				size_t v = (i0 + r) * n2 + 2 * (j0 + j) + h;
+				double tol = x->f * acc[r][2 + h][j];
+				double d = fabs(c[v] - acc[r][h][j]);
+
+				if (d <= tol)	/* not NaN either */
+					continue;
+				x->bad++;
+				if (!(d <= x->worst)) {
+					x->worst = d;
+					x->worst_tol = tol;
+					x->worst_i = v;
+				}
+			}
+}
+
+static void *cf16_ref_thread(void *arg)
+{
+	struct cf16_ref *x = arg;
+	size_t nblk = x->npad / REF_JC;
+
+	for (size_t b = x->id; b < nblk; b += x->nthr)
+		for (size_t i = 0; i < x->p->m; i += REF_R)
+			cf16_ref_block(x, i, x->p->m - i < REF_R ?
+				       x->p->m - i : REF_R, b * REF_JC);
+	return NULL;
+}
+
+static int verify_cf16(unsigned int thr, struct problem *p,
+		       struct contender *ct)
+{
+	static const char *const part[] = { "re", "im" };
+	size_t npad = (p->n + REF_JC - 1) / REF_JC * REF_JC, n2 = 2 * p->n;
+	size_t bad = 0, worst_i = 0;
+	float *a = xalloc(p->m * p->k * 2 * sizeof(float));
+	float *bre = xalloc(p->k * npad * sizeof(float));
+	float *bim = xalloc(p->k * npad * sizeof(float));
+	float *row = xalloc(n2 * sizeof(float));
+	unsigned int nthr = bench_all_threads();
+	struct cf16_ref x[MAX_THR];
+	pthread_t th[MAX_THR];
+	int made[MAX_THR];
+	/* unit roundoff of fp32 (2^-24) and of double (2^-53) */
+	double uf = FLT_EPSILON / 2, ud = DBL_EPSILON / 2;
+	double worst = 0, worst_tol = 0;
+
+	if (ct->fn(p, ct->ctx)) {
+		fprintf(stderr,
+			"amx-bench: RESULT MISMATCH: cf16 libamx %zux%zux%zu %u thr: the call failed\n",
+			p->m, p->n, p->k, thr);
+		bad = 1;
+		goto out;
+	}
+	/* fp16 to fp32 is exact */
+	amx_fp16_to_fp32_array(a, p->a, p->m * p->k * 2);
+	for (size_t q = 0; q < p->k; q++) {
+		amx_fp16_to_fp32_array(row, (const uint16_t *)p->b + q * n2, n2);
+		for (size_t j = 0; j < npad; j++) {
+			bre[q * npad + j] = j < p->n ? row[2 * j] : 0;
+			bim[q * npad + j] = j < p->n ? row[2 * j + 1] : 0;
+		}
+	}
+	if (nthr > npad / REF_JC)
+		nthr = (unsigned int)(npad / REF_JC);
+	if (nthr > MAX_THR)
+		nthr = MAX_THR;
+	for (unsigned int t = 0; t < nthr; t++) {
+		x[t] = (struct cf16_ref){ .p = p, .a = a, .bre = bre,
+					  .bim = bim, .npad = npad,
+					  .id = t, .nthr = nthr };
+		x[t].f = 2 * (2.0 * p->k + 2) * uf + 2.0 * p->k * ud;
+		/* a thread that cannot start: its share runs here */
+		made[t] = t && !pthread_create(&th[t], NULL, cf16_ref_thread,
+					       &x[t]);
+	}
+	for (unsigned int t = 0; t < nthr; t++) {
+		if (made[t])
+			pthread_join(th[t], NULL);
+		else
+			cf16_ref_thread(&x[t]);
+		bad += x[t].bad;
+		if (x[t].bad && !(x[t].worst <= worst)) {
+			worst = x[t].worst;
+			worst_tol = x[t].worst_tol;
+			worst_i = x[t].worst_i;
+		}
+	}
+	if (bad)
+		fprintf(stderr,
+			"amx-bench: RESULT MISMATCH: cf16 libamx %zux%zux%zu %u thr: %zu values differ from the product in double (worst: row %zu col %zu %s by %g, bound %g)\n",
+			p->m, p->n, p->k, thr, bad, worst_i / n2,
+			worst_i % n2 / 2, part[worst_i & 1], worst, worst_tol);
+out:
+	free(row);
+	free(bim);
+	free(bre);
+	free(a);
+	mismatches += !!bad;
+	return bad ? -1 : 0;
+}
+
+/*
  * Each contender run once more after the timing and its C checked: the
  * first (libamx, plain B) against a dot product in double at 64 sampled
  * entries, the others against the first over all of C.  u8 x s8 must
@@ -528,22 +716,29 @@ struct row {
 	const char *impl;
 };
 
+/* real flops of one call: 2 M N K, and 8 M N K for complex (cf16) */
+static double row_flops(const struct row *r)
+{
+	return (r->type == CF16 ? 8.0 : 2.0) * r->m * r->n * r->k;
+}
+
 static void measure(struct row *r, const struct opts *o)
 {
 	struct problem p;
 	struct amx_packed_b *pb = NULL;
-	double flops = 2.0 * r->m * r->n * r->k, t, best = INFINITY;
+	double flops = row_flops(r), t, best = INFINITY;
 	struct contender ct[4] = { { .fn = run_libamx },
 				   { .fn = run_libamx_packed } };
-	int n = 2;
+	/* cf16: libamx with plain B alone (no prepacked form, no oneDNN) */
+	int packed = r->type != CF16, n = packed ? 2 : 1;
 #ifdef HAVE_DNNL
 	static char impl[64];
 	struct dnnl_mm d[2];
-	int dok[2];
+	int dok[2] = { 0, 0 };
 #endif
 
 	problem_init(&p, r->type, r->m, r->n, r->k);
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; packed && i < 3; i++) {
 		t = now();
 		amx_packed_b_create(&pb, r->type == BF16 ? AMX_GEMM_BF16 :
 				    r->type == F16 ? AMX_GEMM_F16 : AMX_GEMM_S8,
@@ -554,12 +749,12 @@ static void measure(struct row *r, const struct opts *o)
 		if (i < 2)
 			amx_packed_b_free(pb);
 	}
-	r->amx_pack_ms = best * 1e3;
+	r->amx_pack_ms = packed ? best * 1e3 : NAN;
 	ct[1].ctx = pb;
 	r->dnnl = r->dnnl_pk = r->dnnl_pack_ms = NAN;
 	r->impl = "none";
 #ifdef HAVE_DNNL
-	for (int i = 0; i < 2; i++) {
+	for (int i = 0; packed && i < 2; i++) {
 		dok[i] = !dnnl_setup(&d[i], &p, i, NULL);
 		if (dok[i])
 			ct[n++] = (struct contender){ .fn = run_dnnl,
@@ -567,9 +762,12 @@ static void measure(struct row *r, const struct opts *o)
 	}
 #endif
 	best_times(&p, ct, n, o->reps);
-	verify(r->thr, &p, ct, n);
+	if (r->type == CF16)
+		verify_cf16(r->thr, &p, &ct[0]);
+	else
+		verify(r->thr, &p, ct, n);
 	r->amx = flops / ct[0].best / 1e9;
-	r->amx_pk = flops / ct[1].best / 1e9;
+	r->amx_pk = packed ? flops / ct[1].best / 1e9 : NAN;
 	amx_packed_b_free(pb);
 #ifdef HAVE_DNNL
 	n = 2;
@@ -795,7 +993,9 @@ static const char *backend_name(int b)
 /*
  * Per type, one panel: GFLOPS of libamx and oneDNN at both thread counts
  * over the shapes in run order (x = shape index, labelled MxNxK), and
- * each thread count's measured peak as a dashed line.
+ * each thread count's measured peak as a dashed line.  The cf16 panel
+ * (8 M N K flops a call) has no oneDNN points, its CSV columns being nan,
+ * and the peak of f16 (none yet, as in the f16 panel).
  */
 static int write_png(const char *csv, const char *png, const unsigned int thr[2],
 		     size_t shapes[][3], size_t nshapes)
@@ -813,13 +1013,13 @@ static int write_png(const char *csv, const char *png, const unsigned int thr[2]
 		"set terminal pngcairo size 1400,700 noenhanced\n"
 		"set output '%s'\n"
 		"set datafile separator ','\n"
-		"set ylabel 'GFLOPS (GOPS for int8)'\n"
+		"set ylabel 'GFLOPS (GOPS for int8; cf16: 8 MNK flops)'\n"
 		"set key top left\n"
 		"set xtics rotate by -45 font ',8'\n"
 		"set grid ytics\n"
 		"sel(t, n) = (strcol(1) eq t && $2 == n)\n"
-		"set multiplot layout 1,3 title 'libamx vs oneDNN, 1 and %u threads, against the measured peak'\n",
-		png, thr[1]);
+		"set multiplot layout 1,%d title 'libamx vs oneDNN, 1 and %u threads, against the measured peak'\n",
+		png, NTYPES, thr[1]);
 	fprintf(g, "set xtics (");
 	for (size_t i = 0; i < nshapes; i++)
 		fprintf(g, "%s'%zux%zux%zu' %zu", i ? ", " : "", shapes[i][0],
@@ -1067,7 +1267,11 @@ int main(int argc, char **argv)
 		nshapes_ep++;
 	}
 
-	printf("# libamx backends: bf16 %s, int8 %s, f16 %s; threads",
+	/*
+	 * cf16 runs on the f16 GEMM's backend (on AMX, TCMMRLFP16PS /
+	 * TCMMIMFP16PS where the CPU has AMX-COMPLEX; amx_gemm_cf16(3))
+	 */
+	printf("# libamx backends: bf16 %s, int8 %s, f16 and cf16 %s; threads",
 	       backend_name(amx_gemm_backend(AMX_GEMM_BF16)),
 	       backend_name(amx_gemm_backend(AMX_GEMM_S8)),
 	       backend_name(amx_gemm_backend(AMX_GEMM_F16)));
@@ -1086,7 +1290,15 @@ int main(int argc, char **argv)
 	for (int t = 0; t < nthr; t++) {
 		long it = o.quick ? 50000 : 200000;
 
-		/* no peak loop for fp16 (yet): its %peak is n/a */
+		/*
+		 * no peak loop for fp16 (yet): its %peak is n/a.  cf16 is
+		 * held against the same peak as f16 (pk_*[t][CF16] =
+		 * pk_*[t][F16] below): its 8 M N K flops are 4 M N K real
+		 * fp16 products with their adds, made by the f16 GEMM's
+		 * kernels or by TCMMRLFP16PS / TCMMIMFP16PS, which take as
+		 * many fp16 products per tile instruction as TDPFP16PS
+		 * (amx_gemm_cf16(3))
+		 */
 		pk_fb[t][BF16] = pk_fb[t][INT8] = pk_fb[t][F16] = NAN;
 		pk_amx[t][BF16] = pk_amx[t][INT8] = pk_amx[t][F16] = NAN;
 		if (avx512 & AMX_CPU_AVX512_BF16)
@@ -1097,6 +1309,8 @@ int main(int argc, char **argv)
 			pk_amx[t][BF16] = peak(bench_peak_amx_bf16, it / 4, thr[t]);
 			pk_amx[t][INT8] = peak(bench_peak_amx_int8, it / 4, thr[t]);
 		}
+		pk_fb[t][CF16] = pk_fb[t][F16];
+		pk_amx[t][CF16] = pk_amx[t][F16];
 		printf("# peak %u thr: AMX bf16 ", thr[t]);
 		printf(amx_ok ? "%.0f" : "n/a", pk_amx[t][BF16]);
 		printf(" GFLOPS, int8 ");
@@ -1121,6 +1335,9 @@ int main(int argc, char **argv)
 			"ep_cost,ep_packed_cost,nodes,speedup,"
 			"packed_speedup\n");
 	}
+	printf("%s\n%s\n",
+	       "# GFLOPS: 2 M N K flops a call (GOPS for u8s8); cf16: 8 M N K (a complex multiply-add is 4 real multiplies and 4 adds)",
+	       "# nan: not measured (oneDNN not built or without the type; cf16 has no prepacked form and no oneDNN peer)");
 	printf("%-4s %3s %17s | %8s %5s %8s %6s | %8s %8s %6s | %9s %9s | %s\n",
 	       "type", "thr", "M x N x K", "libamx", "%peak", "oneDNN", "ratio",
 	       "lib-pk", "dnnl-pk", "ratio", "pack ms", "dnnl ms", "oneDNN impl");
@@ -1136,8 +1353,8 @@ int main(int argc, char **argv)
 						 .n = shapes[s][1],
 						 .k = shapes[s][2] };
 				int be = amx_gemm_backend(type == BF16 ?
-						AMX_GEMM_BF16 : type == F16 ?
-						AMX_GEMM_F16 : AMX_GEMM_S8);
+						AMX_GEMM_BF16 : type == INT8 ?
+						AMX_GEMM_S8 : AMX_GEMM_F16);
 				char shape[48];
 
 				r.peak = be == AMX_GEMM_BACKEND_AMX ?

@@ -4,11 +4,12 @@
 # What the speed targets need from AMX silicon, in one run: the machine's
 # facts, the tuner's choices (with both timings of each pairwise one), the
 # benchmark against oneDNN with the built-in blocking and with the tuned
-# one (1 and 2 threads), the targets of both, and each AMX option that is
-# not the default (edge = tiles, cio = block, prefetch 2) against the
-# built-in blocking on the same shapes, beside a second run of the
-# built-in blocking itself (the run-to-run noise of the comparison); then
-# the scaling over threads and NUMA nodes of prefill GEMMs and decode
+# one (1 and 2 threads; bf16, u8s8, f16 and complex fp16 rows, cf16 on
+# AMX-COMPLEX where the CPU has it), the targets of both, and each AMX
+# option that is not the default (edge = tiles, cio = block, prefetch 2)
+# against the built-in blocking on the same shapes, beside a second run of
+# the built-in blocking itself (the run-to-run noise of the comparison);
+# then the scaling over threads and NUMA nodes of prefill GEMMs and decode
 # shapes (scaling-bench.{txt,csv}, scaling-decode.{txt,csv}).
 #
 #   bench/amx-silicon.sh [--build DIR] [--out DIR] [--quick] [--any-cpu]
@@ -41,7 +42,7 @@ scale=${AMX_SILICON_THREADS:-}
 
 log() { echo "amx-silicon: $*" >&2; }
 die() { echo "amx-silicon: ERROR: $*" >&2; exit 1; }
-usage() { sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
+usage() { sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//' >&2; exit 2; }
 
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
 	--quick) quick=1; shift ;;
 	--any-cpu) any=1; shift ;;
 	--threads) [ $# -ge 2 ] || usage; scale=$2; shift 2 ;;
-	-h|--help) sed -n '3,32p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+	-h|--help) sed -n '3,33p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
 	*) echo "amx-silicon: unknown argument '$1'" >&2; usage ;;
 	esac
 done
@@ -211,6 +212,11 @@ python3 "$top/bench/compare.py" "$out/default.csv" "$out/tuned.csv" \
 	echo
 	echo "## Targets, quantized weights (decode.csv)"
 	cat "$out/targets-decode.txt"
+	echo
+	echo "## Complex fp16 beside fp16, built-in blocking (default.txt; cf16"
+	echo "## GFLOPS count 8 M N K flops, f16 2 M N K)"
+	grep -E '^(type +thr +M x N x K \| +libamx +%peak|c?f16 +[0-9]+ +[0-9]+x[0-9]+x[0-9]+ +\|)' \
+		"$out/default.txt" || true
 	echo
 	echo "## Tuner (tune.txt; pairwise choices from tune.log)"
 	cat "$out/tune.txt"

@@ -5,8 +5,8 @@
 # bad arguments are refused before anything is written; without AMX it
 # skips unless --any-cpu; with --quick --any-cpu it runs every step on
 # whatever backend this machine has, writes the summary, the CSVs of the
-# built-in, tuned and option runs and the comparisons, and leaves the
-# caller's tuning file alone.
+# built-in, tuned and option runs (cf16 rows among them) and the
+# comparisons, and leaves the caller's tuning file alone.
 #
 #   test_amx_silicon.sh SCRIPT BUILD_DIR
 set -u
@@ -66,10 +66,17 @@ ok=0
 for s in '## Targets, built-in blocking' '## Targets, tuned blocking' \
 	'avx512-ratio\|amx-ratio' '## AMX options' 'ab-cio-block.csv: geometric mean' \
 	'ab-default-again.csv: geometric mean' '## Scaling, threads 1,all' \
-	'^# scaling: libamx' '^node[0-9]*  *1 .* bf16 '; do
+	'^# scaling: libamx' '^node[0-9]*  *1 .* bf16 ' '## Complex fp16' \
+	'^cf16  *[0-9][0-9]*  *[0-9]*x[0-9]*x[0-9]* |' '^cf16  *--  ' \
+	'^cf16  *[0-9]*x[0-9]*x[0-9]*  *1 '; do
 	grep -q -- "$s" "$out/summary.txt" || { echo "# summary lacks: $s"; ok=1; }
 done
 t $ok "the summary has the targets, tuner, option comparison and scaling"
+ok=0
+for f in default.csv tuned.csv scaling-bench.csv; do
+	grep -q '^cf16,' "$out/$f" || { echo "# no cf16 rows: $f"; ok=1; }
+done
+t $ok "the cf16 rows are timed in the default, tuned and scaling runs"
 rc=$(sh_ok "$script" --any-cpu --quick --build "$build" --threads 1,two \
 	--out "$tmp/o2")
 t "$([ "$rc" = 2 ] && [ ! -e "$tmp/o2" ] && echo 0)" \

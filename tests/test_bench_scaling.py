@@ -10,6 +10,7 @@ time) over that of 1 thread, and the nodes columns say where the threads
 ran.  TAP output; exit 0 when every check passed."""
 import csv
 import glob
+import math
 import os
 import re
 import subprocess
@@ -75,6 +76,16 @@ def close(a, b):
     return abs(a - b) <= 2e-3 + 5e-3 * abs(b)
 
 
+def packed_close(r, one):
+    """packed_speedup: as speedup, and nan for cf16 (no prepacked form)"""
+    if r["type"] == "cf16":
+        return (math.isnan(float(r["packed_speedup"])) and
+                math.isnan(float(r["libamx_packed_gflops"])))
+    return close(float(r["packed_speedup"]),
+                 float(r["libamx_packed_gflops"]) /
+                 float(one["libamx_packed_gflops"]))
+
+
 def check_bench(tmp, env, allthr, want_nodes):
     """want_nodes: {threads: nodes of the pool}"""
     path = os.path.join(tmp, "bench.csv")
@@ -93,20 +104,21 @@ def check_bench(tmp, env, allthr, want_nodes):
            if not close(float(r["speedup"]),
                         float(r["libamx_gflops"]) /
                         float(one[(r["type"], r["shape"])]["libamx_gflops"]))
-           or not close(float(r["packed_speedup"]),
-                        float(r["libamx_packed_gflops"]) /
-                        float(one[(r["type"], r["shape"])]
-                              ["libamx_packed_gflops"]))]
+           or not packed_close(r, one[(r["type"], r["shape"])])]
     ok(not bad, "amx-bench speedup = GFLOPS / 1-thread GFLOPS (%d rows off)"
        % len(bad))
+    types = sorted({r["type"] for r in rows})
+    ok(types == sorted(TYPES + [t + "-ep" for t in ("bf16", "u8s8")]),
+       "amx-bench rows of every type %s" % types)
     bad = [r for r in rows if int(r["nodes"]) != want_nodes[int(r["threads"])]]
     ok(rows and not bad, "amx-bench nodes column %s (%d rows off)"
        % (want_nodes, len(bad)))
     table = [l.split() for l in out.splitlines()
-             if re.match(r"^(bf16|u8s8|f16) +\d+x\d+x\d+ +\d+ +\d+ \|", l)]
-    ok(len(table) == 3 * 2 * len(thr),
-       "amx-bench scaling table: %d rows, want %d" % (len(table),
-                                                      3 * 2 * len(thr)))
+             if re.match(r"^(%s) +\d+x\d+x\d+ +\d+ +\d+ \|" % "|".join(TYPES),
+                         l)]
+    ok(len(table) == len(TYPES) * 2 * len(thr),
+       "amx-bench scaling table: %d rows, want %d"
+       % (len(table), len(TYPES) * 2 * len(thr)))
     ok(all(int(t[3]) == want_nodes[int(t[2])] for t in table),
        "amx-bench scaling table: nodes match")
 
@@ -174,6 +186,8 @@ def check_decode(tmp, env, allthr, nnodes, node0_cores):
     ok(not bad, "amx-decode nodes, bw_nodes (%d rows off)" % len(bad))
 
 
+# the types of amx-bench's GEMM rows (and its scaling table)
+TYPES = ["bf16", "u8s8", "f16", "cf16"]
 OLD_BENCH = ("type,threads,m,n,k,libamx_gflops,onednn_gflops,ratio,"
              "libamx_packed_gflops,onednn_packed_gflops,packed_ratio,"
              "libamx_pack_ms,onednn_pack_ms,peak_gflops,libamx_pct_peak,"
