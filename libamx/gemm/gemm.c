@@ -933,26 +933,11 @@ int amx_gemm_f16(unsigned int flags, size_t m, size_t n, size_t k,
 }
 
 /*
- * Complex A (m x k) times complex B (k x n) is one real fp16 product: A
- * read as m x 2k reals (each row re, im, re, im, ...), C written as m x 2n
- * (re, im pairs), and a real B2 of 2k x 2n built from B so that column
- * 2j gives the real part and 2j + 1 the imaginary part of C[i][j]:
- *
- *   B2[2p][2j] = re b[p][j]	B2[2p][2j + 1] = im b[p][j]
- *   B2[2p + 1][2j] = -im b[p][j]	B2[2p + 1][2j + 1] = re b[p][j]
- *
- * (re a re b - im a im b, re a im b + im a re b).  Negating an fp16 is
- * exact, so this computes the four real products of each complex one, the
- * same number AMX-COMPLEX's TCMMRLFP16PS / TCMMIMFP16PS compute, with the
- * f16 kernels of every backend; C comes out interleaved, as the caller
- * wants it, instead of as separate real and imaginary tiles.  B2 costs
- * 8 k n bytes for the call.
- */
-/*
  * amx_gemm_cf16() off AMX, where this scratch (4 m (k + 4n) bytes) is no
- * more than B2's (8 k n): B2, written and read again for every call,
- * costs more than the product itself when A has few rows (a decode step
- * reads B once).  Instead A's real and imaginary parts become 2m real
+ * more than B2's (the 2k x 2n real copy of B described at amx_gemm_cf16()
+ * below, 8 k n bytes): B2, written and read again for every call, costs
+ * more than the product itself when A has few rows (a decode step reads
+ * B once).  Instead A's real and imaginary parts become 2m real
  * rows A' (re a above im a, 4 m k bytes), B is read as it lies, k x 2n
  * reals (re b, im b side by side), T = A' B (2m x 2n, fp32), and
  *
@@ -1009,6 +994,23 @@ out:
 	return ret;
 }
 
+/*
+ * Complex A (m x k) times complex B (k x n) is one real fp16 product: A
+ * read as m x 2k reals (each row re, im, re, im, ...), C written as m x 2n
+ * (re, im pairs), and a real B2 of 2k x 2n built from B so that column
+ * 2j gives the real part and 2j + 1 the imaginary part of C[i][j]:
+ *
+ *   B2[2p][2j] = re b[p][j]	B2[2p][2j + 1] = im b[p][j]
+ *   B2[2p + 1][2j] = -im b[p][j]	B2[2p + 1][2j + 1] = re b[p][j]
+ *
+ * (re a re b - im a im b, re a im b + im a re b).  Negating an fp16 is
+ * exact, so this computes the four real products of each complex one, the
+ * same number AMX-COMPLEX's TCMMRLFP16PS / TCMMIMFP16PS compute, with the
+ * f16 kernels of every backend; C comes out interleaved, as the caller
+ * wants it, instead of as separate real and imaginary tiles.  B2 costs
+ * 8 k n bytes for the call.  Two paths avoid it: AMX-COMPLEX
+ * (gemm_amx_cf16.c) and, off AMX with few rows, gemm_cf16_split() above.
+ */
 int amx_gemm_cf16(unsigned int flags, size_t m, size_t n, size_t k,
 		  const amx_fp16 *a, size_t lda, const amx_fp16 *b, size_t ldb,
 		  float *c, size_t ldc)
