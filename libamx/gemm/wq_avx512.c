@@ -123,6 +123,8 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 	const int split = mr == WQ_MR || !(bits == 16 && mr * np >= 12);
 	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
 	size_t steps = w->group / 4, sb = bits == 4 ? 32 : bits == 8 ? 64 : 128;
+	/* and L1's distance: the widened B (bits 16) is in L2 already */
+	const size_t pf1 = bits == 16 ? 0 : WQ_PF_L1(mr);
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	__m512i lut = wq_lut(w);
 	#pragma GCC unroll 8
@@ -161,6 +163,8 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 
 			if (pf && !(t * sb & 63))
 				_mm_prefetch((const char *)s + pf, _MM_HINT_T1);
+			if (pf1 && !(t * sb & 63))
+				_mm_prefetch((const char *)s + pf1, _MM_HINT_T0);
 			wq_step(bits, s, lut, &w01, &w23);
 			#pragma GCC unroll 8
 			for (int r = 0; r < mr; r++) {
@@ -187,6 +191,9 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 				if (pf && !(t * sb & 63))
 					_mm_prefetch((const char *)s + pf,
 						     _MM_HINT_T1);
+				if (pf1 && !(t * sb & 63))
+					_mm_prefetch((const char *)s + pf1,
+						     _MM_HINT_T0);
 
 				wq_step(bits, s, lut, &w01, &w23);
 				#pragma GCC unroll 8

@@ -76,6 +76,7 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 	__m512 acc[WQ_MR][WQ_NP];
 	__m512i dot[WQ_MR][WQ_NP];
 	size_t steps = w->group / 4, sb = bits == 4 ? 32 : 64;
+	const size_t pf1 = WQ_PF_L1_I8(mr);	/* L1's distance */
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	const int cshift = bits == 8 ? 7 : 3;	/* c = 128, or center 8 */
 
@@ -112,6 +113,9 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 				if (pf && !(t * sb & 63))
 					_mm_prefetch((const char *)s + pf,
 						     _MM_HINT_T1);
+				if (pf1 && !(t * sb & 63))
+					_mm_prefetch((const char *)s + pf1,
+						     _MM_HINT_T0);
 				wv = i8_step(bits, s);
 				#pragma GCC unroll 8
 				for (int r = 0; r < mr; r++)
