@@ -70,7 +70,7 @@ static void put_u(struct amx_wq *w, size_t kk, size_t j, unsigned int u)
 	size_t b = c * 2 + (r & 1);
 
 	if (w->bits == 4) {
-		p += r / 4 * 32 + b;
+		p += wq_nib(r / 4, b);
 		if (r & 2)
 			*p = (uint8_t)((*p & 0x0f) | u << 4);
 		else
@@ -87,7 +87,7 @@ static unsigned int get_u(const struct amx_wq *w, size_t kk, size_t j)
 	size_t b = c * 2 + (r & 1);
 
 	if (w->bits == 4)
-		return r & 2 ? p[r / 4 * 32 + b] >> 4 : p[r / 4 * 32 + b] & 15;
+		return r & 2 ? p[wq_nib(r / 4, b)] >> 4 : p[wq_nib(r / 4, b)] & 15;
 	return p[r / 4 * 64 + (r & 2 ? 32 : 0) + b];
 }
 
@@ -137,7 +137,7 @@ static int wq_alloc(struct amx_wq **out, unsigned int bits, unsigned int form,
 	w->f16 = !!f16;
 	w->k = k;
 	w->n = n;
-	w->kp = group ? k : round_up(k, 4);
+	w->kp = group ? k : round_up(k, bits == 4 ? 8 : 4);
 	w->group = group ? group : w->kp;
 	w->ngroups = w->kp / w->group;
 	w->npanels = (n + WQ_NR - 1) / WQ_NR;
@@ -565,7 +565,6 @@ void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 		 const uint8_t *panel, float *out)
 {
 	size_t steps = w->group / 4, vo = WQ_NR * (w->f16 ? 2 : 4);
-	size_t sb = w->bits == 4 ? 32 : 64;
 
 	for (size_t r = 0; r < mr; r++)
 		for (size_t p = 0; p < np; p++) {
@@ -578,17 +577,19 @@ void wq_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 				const uint16_t *ar = a + r * lda + g * w->group;
 				float dot[WQ_NR] = { 0 };
 
-				for (size_t t = 0; t < steps; t++, d += sb)
+				for (size_t t = 0; t < steps; t++)
 					for (size_t b = 0; b < 32; b++) {
 						size_t c = b / 2, kk = 4 * t + (b & 1);
 						float lo, hi;
 
 						if (w->bits == 4) {
-							lo = (float)((int)(d[b] & 15) - (int)w->center);
-							hi = (float)((int)(d[b] >> 4) - (int)w->center);
+							unsigned int u = d[wq_nib(t, b)];
+
+							lo = (float)((int)(u & 15) - (int)w->center);
+							hi = (float)((int)(u >> 4) - (int)w->center);
 						} else {
-							lo = (float)(int8_t)d[b];
-							hi = (float)(int8_t)d[32 + b];
+							lo = (float)(int8_t)d[t * 64 + b];
+							hi = (float)(int8_t)d[t * 64 + 32 + b];
 						}
 						dot[c] += bf16f(ar[kk]) * lo;
 						dot[c] += bf16f(ar[kk + 2]) * hi;
@@ -615,7 +616,6 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 		    const uint8_t *panel, float *out)
 {
 	size_t steps = w->group / 4, vo = WQ_NR * (w->f16 ? 2 : 4);
-	size_t sb = w->bits == 4 ? 32 : 64;
 	int32_t c = w->bits == 8 ? 128 : (int32_t)w->center;
 
 	for (size_t r = 0; r < mr; r++)
@@ -630,17 +630,17 @@ void wq_i8_kernel_c(const struct amx_wq *w, size_t mr, size_t np,
 				int32_t dot[WQ_NR] = { 0 };
 				int32_t as = asum[r * w->ngroups + g];
 
-				for (size_t t = 0; t < steps; t++, d += sb)
+				for (size_t t = 0; t < steps; t++)
 					for (size_t b = 0; b < 32; b++) {
 						size_t col = b / 2, kk = 4 * t + (b & 1);
 						int32_t lo, hi;
 
 						if (w->bits == 4) {
-							lo = d[b] & 15;
-							hi = d[b] >> 4;
+							lo = d[wq_nib(t, b)] & 15;
+							hi = d[wq_nib(t, b)] >> 4;
 						} else {	/* q + 128 */
-							lo = (int8_t)d[b] + 128;
-							hi = (int8_t)d[32 + b] + 128;
+							lo = (int8_t)d[t * 64 + b] + 128;
+							hi = (int8_t)d[t * 64 + 32 + b] + 128;
 						}
 						dot[col] += ar[kk] * lo + ar[kk + 2] * hi;
 					}
@@ -675,15 +675,15 @@ static uint16_t bf16_of_int(int v)
 	return (uint16_t)(u >> 16);
 }
 
-/* a step's stored value of column @c, row 4t + @e (e 0..3) */
-static int step_val(const struct amx_wq *w, const uint8_t *d, size_t c,
-		    int e)
+/* the stored value of column @c, row 4t + @e (e 0..3) of a group's steps @d */
+static int step_val(const struct amx_wq *w, const uint8_t *d, size_t t,
+		    size_t c, int e)
 {
 	size_t b = 2 * c + (e & 1);
 
-	if (w->bits == 4)
-		return (e & 2 ? d[b] >> 4 : d[b] & 15) - 8;	/* w8 */
-	return (int8_t)d[(e & 2 ? 32 : 0) + b];
+	if (w->bits == 4)	/* w8 */
+		return (e & 2 ? d[wq_nib(t, b)] >> 4 : d[wq_nib(t, b)] & 15) - 8;
+	return (int8_t)d[t * 64 + (e & 2 ? 32 : 0) + b];
 }
 
 /*
@@ -693,7 +693,7 @@ static int step_val(const struct amx_wq *w, const uint8_t *d, size_t c,
 static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 			size_t np, uint8_t *xd, int32_t *cs)
 {
-	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
+	size_t steps = w->group / 4;
 	int shift = w->bits == 4 ? 8 - (int)w->center : 0;
 
 	for (size_t p = 0; p < np; p++)
@@ -703,10 +703,10 @@ static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 
 			if (cs)
 				memset(cs, 0, WQ_NR * sizeof(*cs));
-			for (size_t t = 0; t < steps; t++, d += sb) {
+			for (size_t t = 0; t < steps; t++) {
 				for (size_t c = 0; c < WQ_NR && cs; c++)
 					for (int e = 0; e < 4; e++) {
-						int v = step_val(w, d, c, e);
+						int v = step_val(w, d, t, c, e);
 
 						xd[4 * c + e] = (uint8_t)v;
 						cs[c] += v;
@@ -715,7 +715,7 @@ static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 					for (int e = 0; e < 4; e++) {
 						/* u - center, or q */
 						uint16_t h = bf16_of_int(
-							step_val(w, d, c, e) + shift);
+							step_val(w, d, t, c, e) + shift);
 
 						memcpy(xd + (e & 2 ? 64 : 0) +
 						       (2 * c + (e & 1)) * 2, &h, 2);
@@ -1237,6 +1237,9 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 			a8u[x] = (uint8_t)a8[x] ^ 0x80;
 		jb.a8u = a8u;
 	}
+	/* the VNNI kernel's order of K for 4-bit B (wq.h); AMX's stays */
+	if (jb.avx512 && w->bits == 4)
+		wq_perm8(a8, m, w->kp, w->kp);
 	if (ep) {
 		epi = (struct gemm_epi){
 			.ep = ep, .rs = rs, .acc = jb.acc, .c = c, .ldc = ldc,

@@ -14,14 +14,25 @@
  *                            (absent in WQ_PLAIN), each fp16 when every
  *                            value of B's header is exactly an fp16
  *                            (w->f16: so are ggml's), else fp32
- *   step    4-bit: 32 bytes  byte b: low nibble row 4t + (b & 1), high
- *                            nibble row 4t + 2 + (b & 1), column b / 2
- *           8-bit: 64 bytes  byte b < 32: row 4t + (b & 1), column b / 2;
+ *   step    8-bit: 64 bytes  byte b < 32: row 4t + (b & 1), column b / 2;
  *                            byte 32 + b: the same of row 4t + 2
+ *           4-bit: 32 bytes  logical byte b: low nibble row 4t + (b & 1),
+ *                            high nibble row 4t + 2 + (b & 1), column b / 2
+ *                            (so a group has an even number of steps:
+ *                            K is padded to 8 with one scale a column),
+ *                            steps 2u and 2u + 1 interleaved byte by byte
+ *                            into 64: logical byte b of step t is byte
+ *                            wq_nib(t, b) of the group's steps
  *
  * so that widening a step's bytes to 16-bit words puts the K pairs
  * (4t, 4t + 1) and (4t + 2, 4t + 3) of each column in the order
- * vdpbf16ps multiplies them.  4-bit values are stored as u = q + 8 (S4)
+ * vdpbf16ps multiplies them.  4-bit: a 64-byte load, as 32 words, holds
+ * the 4 nibbles of two steps that such widening and a shift by 4 would
+ * give, in bits 0, 4, 8 and 12 of each word: no widening to do, and one
+ * load for 128 weights.  The int8 kernels read the same words as dwords,
+ * K rows (8u + 0, 4, 1, 5) in the low nibbles and (2, 6, 3, 7) in the
+ * high ones: they multiply A permuted to that order (wq_perm8()).
+ * 4-bit values are stored as u = q + 8 (S4)
  * or q (U4): 0..15, and mean u - w->center (8, or 0 with WQ_ZP/WQ_MIN).
  * A group's contribution to C[i][j] is then
  *
@@ -67,7 +78,7 @@ struct amx_wq {
 	uint32_t center;	/* 8 (4-bit plain) or 0 */
 	uint32_t f16;		/* header values are fp16 */
 	size_t k, n;
-	size_t kp;		/* k rounded up to 4 (group 0 only) */
+	size_t kp;		/* k rounded up to 4, 8 if 4-bit (group 0 only) */
 	size_t group;		/* rows per scale (kp for one per column) */
 	size_t ngroups, npanels;
 	size_t hdr;		/* bytes of a group's header */
@@ -79,6 +90,31 @@ struct amx_wq {
 	struct amx_wq *rep;	/* AMX_PLACE_REPLICATE: one per copy */
 	float *colw;		/* [n] sum over kp rows of the weights (int8 A) */
 };
+
+/* 4-bit: the offset of logical byte @b of step @t in a group's steps */
+static inline size_t wq_nib(size_t t, size_t b)
+{
+	return t / 2 * 64 + 2 * b + (t & 1);
+}
+
+/*
+ * 4-bit B with int8 A in the AVX-512 VNNI kernel: A's K order in each 8
+ * as the 4-bit layout pairs the rows (0, 4, 1, 5, 2, 6, 3, 7), in place,
+ * for @rows rows of @kp (a multiple of 8) bytes, @ld apart
+ */
+static inline void wq_perm8(int8_t *a, size_t rows, size_t kp, size_t ld)
+{
+	for (size_t i = 0; i < rows; i++)
+		for (size_t k = 0; k < kp; k += 8) {
+			int8_t *p = a + i * ld + k, t[8];
+
+			for (int e = 0; e < 4; e++) {
+				t[2 * e] = p[e];
+				t[2 * e + 1] = p[4 + e];
+			}
+			memcpy(p, t, sizeof(t));
+		}
+}
 
 /* entry @i of a group header's array at @h (wq.h: fp16 or fp32) */
 static inline float wq_hdr(const struct amx_wq *w, const uint8_t *h,

@@ -4,11 +4,11 @@
  * rows of A times up to 4 panels of 16 columns, all of K.
  *
  * A step of a panel (4 rows of 16 columns) becomes two zmm of bf16 K
- * pairs: 4-bit, the 32 bytes widened to words (vpmovzxbw), each word's
- * low 5 bits and its high nibble looked up in a 32-entry table of the
- * bf16 values u - center (vpermw: the table repeats, so the low word
- * needs no mask); 8-bit, 16 bytes at a time to int32, fp32 and two
- * halves to bf16 (exact: |q| <= 128 has 8 significant bits).  The A
+ * pairs: 4-bit, two steps from one 64-byte load, each of its words'
+ * nibbles (wq.h) shifted down to bits 0..4 and looked up in a 32-entry
+ * table of the bf16 values u - center (vpermw: the table repeats, so
+ * bit 4 needs no mask); 8-bit, 16 bytes at a time to int32, fp32 and
+ * two halves to bf16 (exact: |q| <= 128 has 8 significant bits).  The A
  * pairs are broadcast and multiplied by vdpbf16ps, into a dot product
  * per group that the group's scales (vcvtph2ps when stored as fp16) then
  * add to the accumulators.  With one or two rows the two K pairs of a
@@ -48,15 +48,18 @@ static inline __m512bh s8_half(const uint8_t *p)
 	return _mm512_cvtne2ps_pbh(hi, lo);
 }
 
-/* one step of a panel (4 rows x 16 columns) as two zmm of bf16 K pairs */
+/*
+ * One step of a panel (4 rows x 16 columns) as two zmm of bf16 K pairs:
+ * 4-bit, step @h (0 or 1) of the pair @x loaded from the step's 64 bytes
+ * (wq.h), else from the step's bytes at @s.
+ */
 static inline __attribute__((always_inline))
-void wq_step(const int bits, const uint8_t *s, __m512i lut, __m512bh *w01,
-	     __m512bh *w23)
+void wq_step(const int bits, const uint8_t *s, __m512i x, int h,
+	     __m512i lut, __m512bh *w01, __m512bh *w23)
 {
 	if (bits == 4) {
-		__m512i x = _mm512_cvtepu8_epi16(
-			_mm256_load_si256((const __m256i *)s));
-
+		if (h)
+			x = _mm512_srli_epi16(x, 8);
 		*w01 = (__m512bh)_mm512_permutexvar_epi16(x, lut);
 		*w23 = (__m512bh)_mm512_permutexvar_epi16(_mm512_srli_epi16(x, 4),
 							  lut);
@@ -99,9 +102,11 @@ void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
 				__m512bh w01, w23;
 
 				if (w->bits == 4)
-					wq_step(4, d + t * sb, lut, &w01, &w23);
+					wq_step(4, NULL, _mm512_loadu_si512(d + t / 2 * 64),
+						t & 1, lut, &w01, &w23);
 				else
-					wq_step(8, d + t * sb, lut, &w01, &w23);
+					wq_step(8, d + t * sb, lut, 0, lut, &w01,
+						&w23);
 				_mm512_store_si512(xd, (__m512i)w01);
 				_mm512_store_si512(xd + 64, (__m512i)w23);
 			}
@@ -123,6 +128,8 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 	const int split = mr == WQ_MR || !(bits == 16 && mr * np >= 12);
 	__m512 acc[WQ_MR][WQ_NP], d0[WQ_MR][WQ_NP], d1[WQ_MR][WQ_NP];
 	size_t steps = w->group / 4, sb = bits == 4 ? 32 : bits == 8 ? 64 : 128;
+	/* steps a load: 4-bit, two (wq.h), and t * sb is then 64 t / 2 */
+	const int tb = bits == 4 ? 2 : 1;
 	/* and L1's distance: the widened B (bits 16) is in L2 already */
 	const size_t pf1 = bits == 16 ? 0 : WQ_PF_L1(mr);
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
@@ -157,36 +164,36 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 		 * keeps GCC from moving the loads up.  18-25 % faster on Zen 5
 		 * in L1 with 8-bit B.
 		 */
-		for (size_t t = 0; mr == WQ_MR && t < steps; t++) {
+		for (size_t t = 0; mr == WQ_MR && t < steps; t += tb) {
 			const uint8_t *s = d[0] + t * sb;
-			__m512bh w01, w23;
+			__m512i x = bits == 4 ? _mm512_loadu_si512(s) : lut;
 
 			if (pf && !(t * sb & 63))
 				_mm_prefetch((const char *)s + pf, _MM_HINT_T1);
 			if (pf1 && !(t * sb & 63))
 				_mm_prefetch((const char *)s + pf1, _MM_HINT_T0);
-			wq_step(bits, s, lut, &w01, &w23);
-			#pragma GCC unroll 8
-			for (int r = 0; r < mr; r++) {
-				__asm__ volatile("" ::: "memory");
-				d0[r][0] = _mm512_dpbf16_ps(d0[r][0], w01,
-					bcast_pair(ag + r * lda + 4 * t));
-				d1[r][0] = _mm512_dpbf16_ps(d1[r][0], w23,
-					bcast_pair(ag + r * lda + 4 * t + 2));
+			#pragma GCC unroll 2
+			for (int sub = 0; sub < tb; sub++) {
+				const uint16_t *at = ag + 4 * (t + sub);
+				__m512bh w01, w23;
+
+				wq_step(bits, s, x, sub, lut, &w01, &w23);
+				#pragma GCC unroll 8
+				for (int r = 0; r < mr; r++) {
+					__asm__ volatile("" ::: "memory");
+					d0[r][0] = _mm512_dpbf16_ps(d0[r][0], w01,
+						bcast_pair(at + r * lda));
+					d1[r][0] = _mm512_dpbf16_ps(d1[r][0], w23,
+						bcast_pair(at + r * lda + 2));
+				}
 			}
 		}
-		for (size_t t = 0; mr < WQ_MR && t < steps; t++) {
-			__m512bh a01[WQ_MR], a23[WQ_MR];
+		for (size_t t = 0; mr < WQ_MR && t < steps; t += tb) {
+			__m512i x[WQ_NP];
 
-			#pragma GCC unroll 8
-			for (int r = 0; r < mr; r++) {
-				a01[r] = bcast_pair(ag + r * lda + 4 * t);
-				a23[r] = bcast_pair(ag + r * lda + 4 * t + 2);
-			}
 			#pragma GCC unroll 8
 			for (int p = 0; p < np; p++) {
 				const uint8_t *s = d[p] + t * sb;
-				__m512bh w01, w23;
 
 				if (pf && !(t * sb & 63))
 					_mm_prefetch((const char *)s + pf,
@@ -194,18 +201,35 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 				if (pf1 && !(t * sb & 63))
 					_mm_prefetch((const char *)s + pf1,
 						     _MM_HINT_T0);
+				x[p] = bits == 4 ? _mm512_loadu_si512(s) : lut;
+			}
+			#pragma GCC unroll 2
+			for (int sub = 0; sub < tb; sub++) {
+				const uint16_t *at = ag + 4 * (t + sub);
+				__m512bh a01[WQ_MR], a23[WQ_MR];
 
-				wq_step(bits, s, lut, &w01, &w23);
 				#pragma GCC unroll 8
 				for (int r = 0; r < mr; r++) {
-					d0[r][p] = _mm512_dpbf16_ps(d0[r][p], w01,
-								    a01[r]);
-					if (split)
-						d1[r][p] = _mm512_dpbf16_ps(
-							d1[r][p], w23, a23[r]);
-					else
-						d0[r][p] = _mm512_dpbf16_ps(
-							d0[r][p], w23, a23[r]);
+					a01[r] = bcast_pair(at + r * lda);
+					a23[r] = bcast_pair(at + r * lda + 2);
+				}
+				#pragma GCC unroll 8
+				for (int p = 0; p < np; p++) {
+					__m512bh w01, w23;
+
+					wq_step(bits, d[p] + t * sb, x[p], sub,
+						lut, &w01, &w23);
+					#pragma GCC unroll 8
+					for (int r = 0; r < mr; r++) {
+						d0[r][p] = _mm512_dpbf16_ps(d0[r][p],
+									    w01, a01[r]);
+						if (split)
+							d1[r][p] = _mm512_dpbf16_ps(
+								d1[r][p], w23, a23[r]);
+						else
+							d0[r][p] = _mm512_dpbf16_ps(
+								d0[r][p], w23, a23[r]);
+					}
 				}
 			}
 		}

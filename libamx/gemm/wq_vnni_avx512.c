@@ -10,10 +10,10 @@
  * broadcast.  A step of a panel (4 rows of 16 columns) becomes one zmm
  * of such dwords, column c's lane holding rows 4t..4t+3:
  *
- *   4-bit: the step's 16 words widened to dwords (vpmovzxwd) hold, for
- *          column c, bytes 2c and 2c + 1: their low nibbles are rows 4t
- *          and 4t + 1, their high ones 4t + 2 and 4t + 3; (d | d << 12)
- *          & 0x0f0f0f0f puts the four in place (one vpternlogd)
+ *   4-bit: two steps from one 64-byte load (wq.h): its low nibbles,
+ *          masked, are column c's rows 8u + (0, 4, 1, 5), its high ones
+ *          8u + (2, 6, 3, 7), which A's rows, permuted so (wq_perm8()),
+ *          meet as they are
  *   8-bit: the two 32-byte halves (rows 4t, 4t + 1 and 4t + 2, 4t + 3)
  *          widened, the second shifted by 16, or'ed and xor'ed with
  *          0x80 (q + 128) in one vpternlogd
@@ -44,17 +44,18 @@ static inline __m512i bcast4(const int8_t *p)
 	return _mm512_set1_epi32((int)v);
 }
 
+/*
+ * A step's zmm of dwords: 4-bit, half @h (0: low nibbles, 1: high) of
+ * the two steps @x loaded from their 64 bytes; 8-bit, from the step's
+ * bytes at @s
+ */
 static inline __attribute__((always_inline))
-__m512i i8_step(const int bits, const uint8_t *s)
+__m512i i8_step(const int bits, const uint8_t *s, __m512i x, int h)
 {
 	if (bits == 4) {
-		__m512i d = _mm512_cvtepu16_epi32(
-			_mm256_load_si256((const __m256i *)s));
-
-		/* (d | d << 12) & 0x0f0f0f0f */
-		return _mm512_ternarylogic_epi32(d, _mm512_slli_epi32(d, 12),
-						 _mm512_set1_epi32(0x0f0f0f0f),
-						 0xa8);
+		if (h)
+			x = _mm512_srli_epi32(x, 4);
+		return _mm512_and_si512(x, _mm512_set1_epi32(0x0f0f0f0f));
 	} else {
 		__m512i lo = _mm512_cvtepu16_epi32(
 			_mm256_load_si256((const __m256i *)s));
@@ -76,6 +77,8 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 	__m512 acc[WQ_MR][WQ_NP];
 	__m512i dot[WQ_MR][WQ_NP];
 	size_t steps = w->group / 4, sb = bits == 4 ? 32 : 64;
+	/* steps a load: 4-bit, two (wq.h), and t * sb is then 64 t / 2 */
+	const int tb = bits == 4 ? 2 : 1;
 	const size_t pf1 = WQ_PF_L1_I8(mr);	/* L1's distance */
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	const int cshift = bits == 8 ? 7 : 3;	/* c = 128, or center 8 */
@@ -99,16 +102,12 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 			#pragma GCC unroll 8
 			for (int p = 0; p < np; p++)
 				dot[r][p] = _mm512_setzero_si512();
-		for (size_t t = 0; t < steps; t++) {
-			__m512i a4[WQ_MR];
+		for (size_t t = 0; t < steps; t += tb) {
+			__m512i x[WQ_NP];
 
-			#pragma GCC unroll 8
-			for (int r = 0; r < mr; r++)
-				a4[r] = bcast4(ag + r * lda + 4 * t);
 			#pragma GCC unroll 8
 			for (int p = 0; p < np; p++) {
 				const uint8_t *s = d[p] + t * sb;
-				__m512i wv;
 
 				if (pf && !(t * sb & 63))
 					_mm_prefetch((const char *)s + pf,
@@ -116,11 +115,26 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 				if (pf1 && !(t * sb & 63))
 					_mm_prefetch((const char *)s + pf1,
 						     _MM_HINT_T0);
-				wv = i8_step(bits, s);
+				x[p] = bits == 4 ? _mm512_loadu_si512(s) :
+						   _mm512_setzero_si512();
+			}
+			#pragma GCC unroll 2
+			for (int sub = 0; sub < tb; sub++) {
+				__m512i a4[WQ_MR];
+
 				#pragma GCC unroll 8
 				for (int r = 0; r < mr; r++)
-					dot[r][p] = _mm512_dpbusd_epi32(dot[r][p],
-									wv, a4[r]);
+					a4[r] = bcast4(ag + r * lda + 4 * (t + sub));
+				#pragma GCC unroll 8
+				for (int p = 0; p < np; p++) {
+					__m512i wv = i8_step(bits, d[p] + t * sb,
+							     x[p], sub);
+
+					#pragma GCC unroll 8
+					for (int r = 0; r < mr; r++)
+						dot[r][p] = _mm512_dpbusd_epi32(
+							dot[r][p], wv, a4[r]);
+				}
 			}
 		}
 		#pragma GCC unroll 8
@@ -162,6 +176,28 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 					acc[r][p]);
 }
 
+/*
+ * 4-bit: step @h of the two at @x with its dwords' bytes in K order
+ * (rows 4t..4t+3), as AMX multiplies them: the nibbles masked, each
+ * dword's rows (0, 4, 1, 5) and (2, 6, 3, 7) shuffled to (0, 1, 4, 5)
+ * and (2, 3, 6, 7), and the words of step @h taken from each
+ */
+static inline __m512i nib_natural(__m512i x, int h)
+{
+	const __m512i m = _mm512_set1_epi32(0x0f0f0f0f);
+	const __m512i sh = _mm512_broadcast_i32x4(
+		_mm_set_epi32(0x0f0d0e0c, 0x0b090a08, 0x07050604, 0x03010200));
+	__m512i lo = _mm512_shuffle_epi8(_mm512_and_si512(x, m), sh);
+	__m512i hi = _mm512_shuffle_epi8(
+		_mm512_and_si512(_mm512_srli_epi32(x, 4), m), sh);
+
+	if (h)
+		return _mm512_mask_blend_epi16(0xaaaaaaaau,
+					       _mm512_srli_epi32(lo, 16), hi);
+	return _mm512_mask_blend_epi16(0xaaaaaaaau, lo,
+				       _mm512_slli_epi32(hi, 16));
+}
+
 void wq_expand_i8_avx512(const struct amx_wq *w, const uint8_t *panel,
 			 size_t np, uint8_t *xd, int32_t *cs)
 {
@@ -178,10 +214,12 @@ void wq_expand_i8_avx512(const struct amx_wq *w, const uint8_t *panel,
 				__m512i wv;
 
 				if (w->bits == 4) {	/* u - 8 */
-					wv = _mm512_sub_epi8(i8_step(4, d + t * sb),
-							     _mm512_set1_epi8(8));
+					wv = _mm512_sub_epi8(nib_natural(
+						_mm512_loadu_si512(d + t / 2 * 64),
+						t & 1), _mm512_set1_epi8(8));
 				} else {		/* q: (q + 128) ^ 0x80 */
-					wv = _mm512_xor_si512(i8_step(8, d + t * sb),
+					wv = _mm512_xor_si512(i8_step(8, d + t * sb,
+						_mm512_setzero_si512(), 0),
 						_mm512_set1_epi32((int)0x80808080u));
 				}
 				sum = _mm512_dpbusd_epi32(sum, ones, wv);
