@@ -219,16 +219,14 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 
 					wq_step(bits, d[p] + t * sb, x[p], sub,
 						lut, &w01, &w23);
+					/* w23 to its own chain, or after w01 */
 					#pragma GCC unroll 8
 					for (int r = 0; r < mr; r++) {
+						__m512 *c = split ? &d1[r][p] : &d0[r][p];
+
 						d0[r][p] = _mm512_dpbf16_ps(d0[r][p],
 									    w01, a01[r]);
-						if (split)
-							d1[r][p] = _mm512_dpbf16_ps(
-								d1[r][p], w23, a23[r]);
-						else
-							d0[r][p] = _mm512_dpbf16_ps(
-								d0[r][p], w23, a23[r]);
+						*c = _mm512_dpbf16_ps(*c, w23, a23[r]);
 					}
 				}
 			}

@@ -52,21 +52,19 @@ static inline __m512i bcast4(const int8_t *p)
 static inline __attribute__((always_inline))
 __m512i i8_step(const int bits, const uint8_t *s, __m512i x, int h)
 {
+	__m512i lo, hi;
+
 	if (bits == 4) {
 		if (h)
 			x = _mm512_srli_epi32(x, 4);
 		return _mm512_and_si512(x, _mm512_set1_epi32(0x0f0f0f0f));
-	} else {
-		__m512i lo = _mm512_cvtepu16_epi32(
-			_mm256_load_si256((const __m256i *)s));
-		__m512i hi = _mm512_slli_epi32(_mm512_cvtepu16_epi32(
-			_mm256_load_si256((const __m256i *)(s + 32))), 16);
-
-		/* (lo | hi) ^ 0x80808080 */
-		return _mm512_ternarylogic_epi32(lo, hi,
-						 _mm512_set1_epi32((int)0x80808080u),
-						 0x56);
 	}
+	lo = _mm512_cvtepu16_epi32(_mm256_load_si256((const __m256i *)s));
+	hi = _mm512_slli_epi32(_mm512_cvtepu16_epi32(
+		_mm256_load_si256((const __m256i *)(s + 32))), 16);
+	/* (lo | hi) ^ 0x80808080 */
+	return _mm512_ternarylogic_epi32(lo, hi,
+					 _mm512_set1_epi32((int)0x80808080u), 0x56);
 }
 
 static inline __attribute__((always_inline))
