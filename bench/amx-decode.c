@@ -22,7 +22,9 @@
  * amx_packed_b_size(), plus A) over its time, as a fraction of the
  * probe's rate ("of bw"), and of the roofline ("of roof"): the time the
  * larger of that read and of the call's 2 m n k flops at the register
- * peak of vdpbf16ps (vpdpbusd for the int8-activation kinds "/i8a";
+ * peak of vdpbf16ps (vpdpbusd for the int8-activation kinds "/i8a"
+ * and "s8s8", their baseline: unquantized int8 weights through
+ * amx_gemm_s8s8_packed(), which bench/targets.py times them against;
  * bench/peak_avx512.c, measured here on one thread, times the thread
  * count) would take, over the time taken.  Where the
  * roof is the compute (int4 weights at M = 8 hold four times the
@@ -273,14 +275,18 @@ static void scrub(void)
 }
 
 enum kind { K_BF16, K_S8, K_Q8_0, K_S4_G128, K_Q4_0, K_Q4_1, K_U4ZP_G32,
-	    K_Q8_0_I8, K_S4_G128_I8, K_Q4_0_I8, K_NKIND };
-/* the kinds with int8 activations (amx_gemm_s8_wq) and their weights */
+	    K_Q8_0_I8, K_S4_G128_I8, K_Q4_0_I8, K_S8S8, K_NKIND };
+/*
+ * the kinds with int8 activations (amx_gemm_s8_wq(), and for K_S8S8 the
+ * plain int8 GEMM amx_gemm_s8s8_packed() they are measured against) and
+ * their weights
+ */
 #define K_I8(kd)	((kd) >= K_Q8_0_I8)
 #define K_WEIGHTS(kd)	((kd) == K_Q8_0_I8 ? K_Q8_0 : (kd) == K_S4_G128_I8 ? \
 			 K_S4_G128 : (kd) == K_Q4_0_I8 ? K_Q4_0 : (kd))
 static const char *const kname[K_NKIND] = {
 	"bf16", "s8-g32-f32", "q8_0", "s4-g128", "q4_0", "q4_1", "u4zp-g32",
-	"q8_0/i8a", "s4-g128/i8a", "q4_0/i8a",
+	"q8_0/i8a", "s4-g128/i8a", "q4_0/i8a", "s8s8",
 };
 
 struct weights {
@@ -306,6 +312,16 @@ static int make_weights(enum kind kd, size_t n, size_t k, struct weights *w)
 		for (size_t x = 0; x < k * n; x++)
 			b[x] = rbf16();
 		ret = amx_packed_b_create(&w->pb, AMX_GEMM_BF16, k, n, b, n);
+		free(b);
+		w->bytes = ret ? 0 : amx_packed_b_size(w->pb);
+		return ret;
+	}
+	if (kd == K_S8S8) {
+		int8_t *b = xalloc(k * n);
+
+		for (size_t x = 0; x < k * n; x++)
+			b[x] = (int8_t)((int)(rnd() % 255) - 127);
+		ret = amx_packed_b_create(&w->pb, AMX_GEMM_S8, k, n, b, n);
 		free(b);
 		w->bytes = ret ? 0 : amx_packed_b_size(w->pb);
 		return ret;
@@ -384,7 +400,9 @@ static double time_call(const struct weights *w, size_t m, size_t n,
 
 		scrub();
 		t = now();
-		ret = w->pb ? amx_gemm_bf16_packed(0, m, a, k, w->pb, c, n) :
+		ret = w->pb && i8 ? amx_gemm_s8s8_packed(0, m, a8, k, w->pb,
+							 (int32_t *)c, n) :
+		      w->pb ? amx_gemm_bf16_packed(0, m, a, k, w->pb, c, n) :
 		      i8 ? amx_gemm_s8_wq(0, m, a8, k, a8s, w->wq, c, n, NULL) :
 			   amx_gemm_bf16_wq(0, m, a, k, w->wq, c, n, NULL);
 		t = now() - t;

@@ -172,7 +172,7 @@ def check_decode(tmp, env, allthr, nnodes, node0_cores):
            for r in rows}
     ok(got == want, "amx-decode configs %s == %s" % (sorted(got),
                                                      sorted(want)))
-    ok(len(rows) == 10 * len(want), "amx-decode: 10 kinds a config")
+    ok(len(rows) == 11 * len(want), "amx-decode: 11 kinds a config")
     one = {r["weights"]: float(r["seconds"]) for r in rows
            if r["threads"] == "1"}
     bad = [r for r in rows

@@ -248,6 +248,26 @@ def main():
     check(rc == 0 and v.get("wq-decode") == "n/a" and
           v.get("wq-batch") == "MET", "an M = 16 file: wq-decode n/a")
 
+    # int8 A ("/i8a") at M >= 256: against the s8s8 rows' time, not bf16's
+    def trow(w, m, secs, vs):
+        return "%s,1,%d,4096,4096,1,%.6f,1,30,0.95,450,0.95,%.4f\n" % (
+            w, m, secs, vs)
+
+    pre = [trow("bf16", 512, 2.0, 1.0), trow("q4_0", 512, 2.1, 0.95)]
+    i8 = trow("q8_0/i8a", 512, 1.3, 1.54)
+    for s8, want, what in ((1.0, "MISS", "1.30x the s8s8 time: misses"),
+                           (1.2, "MET", "1.08x the s8s8 time: met")):
+        rc, v, out = run(dh + "".join(pre) + i8 + trow("s8s8", 512, s8, 2.0),
+                         "--verbose")
+        check(v.get("wq-prefill") == want and
+              (want == "MET" or "q8_0/i8a" in out),
+              "an int8-A prefill row 1.54x faster than bf16 weights, %s"
+              % what)
+    rc, v, out = run(dh + "".join(pre) + i8)
+    check(v.get("wq-prefill") == "MET" and "1 int8-A rows without an s8s8 "
+          "row not judged" in out, "an int8-A prefill row without an s8s8 "
+          "row: not judged, and said so")
+
     for text, what in (("", "an empty file"),
                        ("a,b\n1,2\n", "a CSV without amx-bench columns"),
                        (HEADER + "\nbf16,x\n", "a malformed row")):
