@@ -392,6 +392,8 @@ static void test_desc(int type, int form, size_t k, size_t n, size_t group,
 	char what[160];
 	int ret, bad = 0;
 	static const size_t ms[] = { 1, 2, 3, 5, 8, 9, 20, 33, 70 };
+	/* int8 A: 70 and 263 rows widen B on AVX-512 (8-bit, 4-bit) */
+	static const size_t ms8[] = { 1, 3, 8, 20, 70, 263 };
 
 	tb_make(&t, type, form, k, n, group);
 	snprintf(what, sizeof(what), "%s %s%s k %zu n %zu group %zu", path,
@@ -421,8 +423,8 @@ static void test_desc(int type, int form, size_t k, size_t n, size_t group,
 	       "%s: size %zu bytes", what, amx_wq_size(w));
 	for (size_t x = 0; x < sizeof(ms) / sizeof(ms[0]); x++)
 		check_gemm(what, w, ms[x], k, n, t.wx, emag);
-	for (size_t x = 0; x < sizeof(ms) / sizeof(ms[0]); x += 2)
-		check_gemm_i8(what, w, ms[x], k, n, t.ng, t.wx);
+	for (size_t x = 0; x < sizeof(ms8) / sizeof(ms8[0]); x++)
+		check_gemm_i8(what, w, ms8[x], k, n, t.ng, t.wx);
 	amx_wq_free(w);
 	free(b);
 	free(emag);

@@ -772,7 +772,9 @@ struct wq_job {
 	const float *rs;	/* [m] row scales, or NULL */
 	const int32_t *zp8;	/* [m] zero points of a8, or NULL */
 	int amx;		/* AMX for the blocks of 16 and 32 rows */
-	const uint8_t *a8u;	/* int8 A on AMX: a + 128, rows lda apart */
+	const uint8_t *a8u;	/* int8 A on AMX, VNNI prefill: a + 128 */
+	size_t ldau;		/* a8u's rows: kp + 64 bytes apart, or 0:
+				 * packed for the VNNI prefill kernel */
 };
 
 /* panels in a kernel call of @mr rows: accumulators fit the 32 zmm */
@@ -818,6 +820,33 @@ static size_t wq_mr(const struct amx_wq *w)
 }
 
 /*
+ * int8 A on AVX-512 VNNI: from this M, chunks widened to int8 once and
+ * multiplied by wq_i8x_kernel_avx512().  Zen 4, 4096 x 4096, time over
+ * amx_gemm_s8s8_packed()'s (direct kernel -> widened): 8-bit B, group
+ * 32, 1.46 -> 1.36 at M = 64, 1.56 -> 1.25 at 512 (the direct kernel
+ * widens each 8-bit step anew for every 8 rows); 4-bit B's widening is
+ * 2 ops in the direct kernel: group 32, 1.26 -> 1.35 at 128, 1.30 ->
+ * 1.18 at 256; group 128 1.06 -> 1.11 at 256, 1.09 -> 1.10 at 512.
+ */
+static size_t wq_expand_i8_m(const struct amx_wq *w)
+{
+	if (w->bits == 8)
+		return 64;
+	return w->group <= 64 ? 256 : SIZE_MAX;
+}
+
+/*
+ * Bytes of a widened panel: bf16 pairs, or int8 quads (int8 A), and
+ * with int8 A 64 more: K = 4096 would put the panels 64 KiB apart, the
+ * 3 a kernel call reads and its 8 rows of A (as far apart) in one set of
+ * L1 ways.
+ */
+static size_t wq_xpanel(const struct amx_wq *w, int i8)
+{
+	return w->kp * WQ_NR * (i8 ? 1 : 2);
+}
+
+/*
  * Columns [p0, p1) of panels for the rows of the job: one task.  @xbuf:
  * the thread's room for a widened chunk, or NULL.
  */
@@ -828,7 +857,7 @@ static void wq_task(const struct wq_job *jb, const struct amx_wq *w,
 {
 	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
 	/* bytes of a widened panel: bf16 pairs, or int8 quads (int8 A) */
-	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2);
+	size_t xpanel = wq_xpanel(w, jb->i8);
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
 	int small = !xbuf && jb->m <= WQ_SMALL_M;
 
@@ -841,8 +870,9 @@ static void wq_task(const struct wq_job *jb, const struct amx_wq *w,
 	 * each pass also pulls the next chunk into L2: reading B overlaps
 	 * the multiplies.  Beyond, chunks of WQ_CHUNK bytes keep B in L2
 	 * while A's rows stream by, or, with @xbuf, chunks of @xchunk
-	 * panels are widened to bf16 once and every block of rows reads
-	 * them as they are: the widening's cost no longer grows with M.
+	 * panels are widened once (to bf16, or int8 for int8 A) and every
+	 * block of rows reads them as they are: the widening's cost no
+	 * longer grows with M.
 	 */
 	if (xbuf) {
 		chunk = xchunk;
@@ -876,7 +906,7 @@ static void wq_task(const struct wq_job *jb, const struct amx_wq *w,
 
 				if (jb->i8)
 					wq_amx_i8_kernel(w, mr, q,
-						jb->a8u + i0 * jb->lda, jb->lda,
+						jb->a8u + i0 * jb->ldau, jb->ldau,
 						jb->iasum + i0 * w->ngroups,
 						w->data + p * w->pbytes,
 						xbuf + (p - c0) * xpanel, xpanel,
@@ -893,6 +923,26 @@ static void wq_task(const struct wq_job *jb, const struct amx_wq *w,
 				if (cols > w->n - j)
 					cols = w->n - j;
 				wq_emit(jb, i0, mr, j, cols, amxout);
+			}
+		}
+		/* int8 A on AVX-512 over the widened chunk */
+		for (size_t mr; xbuf && jb->i8 && jb->avx512 && i0 < jb->m;
+		     i0 += mr) {
+			mr = jb->m - i0 < WQ_I8X_MR ? jb->m - i0 : WQ_I8X_MR;
+			for (size_t p = c0; p < c1; p += WQ_I8X_NP) {
+				size_t q = p + WQ_I8X_NP <= c1 ? WQ_I8X_NP :
+					   c1 - p;
+				size_t j = p * WQ_NR, cols = q * WQ_NR;
+
+				wq_i8x_kernel_avx512(w, mr, q, jb->a8u + i0 *
+					(jb->ldau ? jb->ldau : w->kp), jb->ldau,
+					jb->iasum + i0 * w->ngroups,
+					w->data + p * w->pbytes,
+					xbuf + (p - c0) * xpanel, xpanel,
+					xcs + (p - c0) * w->ngroups * WQ_NR, out);
+				if (cols > w->n - j)
+					cols = w->n - j;
+				wq_emit(jb, i0, mr, j, cols, out);
 			}
 		}
 		for (size_t i = i0, mr; i < jb->m; i += mr) {
@@ -949,7 +999,7 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 	struct amx_split sp;
 	unsigned int part, t;
 	int home;
-	size_t xpanel = w->kp * WQ_NR * (jb->i8 ? 1 : 2), xchunk = 0;
+	size_t xpanel = wq_xpanel(w, jb->i8), xchunk = 0;
 	uint8_t *xbuf = NULL;
 	int32_t *xcs = NULL;
 	float *amxout = NULL;
@@ -979,10 +1029,11 @@ static void wq_thread(void *arg, unsigned int tid, unsigned int nthr)
 		gemm_amx_end();
 		amx = 0;
 	}
-	if (amx || (jb->avx512 && !jb->i8 &&
-		    jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8))) {
-		/* whole kernel calls: 3 panels (AVX-512), 2 (AMX) */
-		size_t np = amx ? 2 : 3;
+	if (amx || (jb->avx512 && jb->i8 && jb->m >= wq_expand_i8_m(w)) ||
+	    (jb->avx512 && !jb->i8 &&
+	     jb->m >= (w->bits == 4 ? WQ_EXPAND_M4 : WQ_EXPAND_M8))) {
+		/* whole kernel calls: 3 panels (AVX-512 bf16), 2 (int8, AMX) */
+		size_t np = amx ? 2 : jb->i8 ? WQ_I8X_NP : 3;
 
 		xchunk = WQ_XCHUNK / xpanel;
 		xchunk = xchunk < np ? np : xchunk / np * np;
@@ -1145,7 +1196,7 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	struct wq_job jb;
 	unsigned int simd;
 	bool ignored;
-	int ret;
+	int ret, avx512;
 
 	if (flags & ~AMX_GEMM_ACCUMULATE)
 		return -EINVAL;
@@ -1183,6 +1234,8 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 		ret = -ENOMEM;
 		goto out;
 	}
+	avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
+		 gemm_cpu_avx512vnni();
 	/* quantized straight into the kernels' copy: no pass of its own */
 	if (src == I8_BF16 &&
 	    (ret = amx_quantize_bf16_s8(m, w->k, a, lda, a8, w->kp, qs)))
@@ -1200,14 +1253,19 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 			dst[kk] = (int8_t)z;
 		if (zp8)
 			zp8[i] = z;
-		for (size_t g = 0; g < w->ngroups; g++) {
-			int32_t sum = 0;
-
-			for (size_t kk = 0; kk < w->group; kk++)
-				sum += dst[g * w->group + kk];
-			iasum[i * w->ngroups + g] = sum;
-		}
 	}
+	if (avx512)
+		wq_group_sums_avx512(a8, m, w->kp, w->group, w->ngroups, iasum);
+	else
+		for (size_t i = 0; i < m; i++)
+			for (size_t g = 0; g < w->ngroups; g++) {
+				const int8_t *p = a8 + i * w->kp + g * w->group;
+				int32_t sum = 0;
+
+				for (size_t kk = 0; kk < w->group; kk++)
+					sum += p[kk];
+				iasum[i * w->ngroups + g] = sum;
+			}
 
 	memset(&jb, 0, sizeof(jb));
 	jb.w = w;
@@ -1222,20 +1280,48 @@ static int gemm_i8_wq(unsigned int flags, size_t m, const void *a,
 	jb.rs = rs;
 	jb.zp8 = zp8;
 	be = gemm_select_backend(GEMM_OP_U8S8, &simd);
-	jb.avx512 = amx__force_fallback(&ignored, true) != AMX_FORCE_C &&
-		    gemm_cpu_avx512vnni();
+	jb.avx512 = avx512;
 	/* AMX (TDPBUSD) from WQ_AMX_M rows, for groups of 32 or 64 rows */
 	jb.amx = be->id == AMX_GEMM_BACKEND_AMX && m >= WQ_AMX_M &&
 		 wq_amx_i8_kt(w);
 	if (jb.amx) {
+		/* rows one line more than kp apart: not all in one L1 set */
+		jb.ldau = w->kp + 64;
+		a8u = malloc(m * jb.ldau);
+		if (!a8u) {
+			ret = -ENOMEM;
+			goto out;
+		}
+		for (size_t i = 0; i < m; i++)
+			for (size_t x = 0; x < w->kp; x++)
+				a8u[i * jb.ldau + x] =
+					(uint8_t)a8[i * w->kp + x] ^ 0x80;
+		jb.a8u = a8u;
+	} else if (jb.avx512 && m >= wq_expand_i8_m(w)) {
+		/*
+		 * The VNNI prefill kernel's blocks of WQ_I8X_MR rows (or
+		 * the rest), each as [kp / 4][rows] quads: one stream
+		 */
 		a8u = malloc(m * w->kp);
 		if (!a8u) {
 			ret = -ENOMEM;
 			goto out;
 		}
-		for (size_t x = 0; x < m * w->kp; x++)
-			a8u[x] = (uint8_t)a8[x] ^ 0x80;
+		for (size_t i0 = 0; i0 < m; i0 += WQ_I8X_MR) {
+			size_t mr = m - i0 < WQ_I8X_MR ? m - i0 : WQ_I8X_MR;
+			uint8_t *blk = a8u + i0 * w->kp;
+
+			for (size_t r = 0; r < mr; r++)
+				for (size_t x = 0; x < w->kp; x += 4) {
+					uint32_t v;
+
+					memcpy(&v, a8 + (i0 + r) * w->kp + x, 4);
+					v ^= 0x80808080u;
+					memcpy(blk + (x / 4 * mr + r) * 4, &v, 4);
+				}
+		}
 		jb.a8u = a8u;
+		jb.ldau = 0;
 	}
 	/* the VNNI kernel's order of K for 4-bit B (wq.h); AMX's stays */
 	if (jb.avx512 && w->bits == 4)

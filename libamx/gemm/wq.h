@@ -207,7 +207,8 @@ AMX_HIDDEN void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr,
 				    size_t pf, float *out);
 
 /*
- * For AMX's TDPBUSD (A unsigned, B signed): the integers of @np panels
+ * For TDPBUSD and the VNNI prefill kernel wq_i8x_kernel_avx512() (A
+ * unsigned, B signed): the integers of @np panels
  * as int8 (4-bit u - 8, 8-bit q) in vpdpbusd/TDPBUSD's order, 64 bytes
  * a step (4 rows x 16 columns), panel after panel, group after group, to
  * the 64-byte aligned @xd (np * kp * WQ_NR bytes), and each group's
@@ -216,6 +217,27 @@ AMX_HIDDEN void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr,
 AMX_HIDDEN void wq_expand_i8_avx512(const struct amx_wq *w,
 				    const uint8_t *panel, size_t np,
 				    uint8_t *xd, int32_t *cs);
+/*
+ * The same on AVX-512 VNNI (the prefill without AMX): rows [0, mr) (up
+ * to WQ_I8X_MR) x panels [0, np) (up to WQ_I8X_NP), A as for
+ * wq_amx_i8_kernel() or, with @lda 0, packed: the block's kp / 4 steps
+ * one after the other, each the mr rows' 4 bytes; into @out as
+ * wq_i8_kernel_avx512() writes it
+ */
+/*
+ * @sums[i * ngroups + g] = the sum of row i's group g (@group bytes) of
+ * int8 @a (rows @kp apart)
+ */
+AMX_HIDDEN void wq_group_sums_avx512(const int8_t *a, size_t m, size_t kp,
+				     size_t group, size_t ngroups,
+				     int32_t *sums);
+#define WQ_I8X_MR	6
+#define WQ_I8X_NP	2
+AMX_HIDDEN void wq_i8x_kernel_avx512(const struct amx_wq *w, size_t mr,
+				     size_t np, const uint8_t *a, size_t lda,
+				     const int32_t *asum, const uint8_t *panel,
+				     const uint8_t *xd, size_t xpanel,
+				     const int32_t *cs, float *out);
 /*
  * The int8-A GEMM on AMX (wq_amx.c): rows [0, mr) (16 or 32) of A as
  * uint8 (a + 128, rows @lda bytes apart) x panels [0, np) (1 or 2)

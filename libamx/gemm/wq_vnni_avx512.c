@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
- * AVX-512 VNNI kernel of the weight-only quantized GEMM with int8 A
+ * AVX-512 VNNI kernels of the weight-only quantized GEMM with int8 A
  * (amx_gemm_s8_wq(3); the arithmetic in wq.h): up to 8 rows of A times
- * up to 4 panels of 16 columns, all of K.
+ * up to 4 panels of 16 columns, all of K, reading B as stored (decode,
+ * small M), and the prefill's over B widened once per chunk (below).
  *
  * vpdpbusd multiplies 4 unsigned bytes of one operand by 4 signed bytes
  * of the other in each 32-bit lane: B's stored values are the unsigned
@@ -227,6 +228,186 @@ void wq_expand_i8_avx512(const struct amx_wq *w, const uint8_t *panel,
 		}
 }
 
+/*
+ * The prefill (many rows over each widened chunk): rows of A as uint8 (a
+ * + 128) times panels widened by wq_expand_i8_avx512() (int8 w8 in K
+ * order, 64 bytes a step), the arithmetic of wq_amx_i8_kernel(): a
+ * group's int32 dot products less 128 cs (its column sums) are D = sum
+ * a w8, exact; then one conversion and one fma each (one more with zero
+ * points or mins) into the fp32 accumulators.  Up to WQ_I8X_MR rows x
+ * WQ_I8X_NP panels: 12 dot products and 12 accumulators, 12 vpdpbusd to
+ * 2 loads and 6 broadcasts a step.  On Zen 4 the fma shares its pipes
+ * with vpdpbusd, so groups of 32 rows (12 fma to 96 vpdpbusd) cannot
+ * come closer than about 1.13x the time of the plain int8 GEMM.
+ *
+ * A is packed ([kp / 4][mr] quads of the block of rows: one stream that
+ * the core prefetches) or, after AMX's blocks of rows, rows @lda apart.
+ * The 8 steps of a block are unrolled: GCC keeps the 24 accumulators in
+ * place then (a loop of unknown count had it copy them each step), and
+ * groups of 32, 64 and 128 rows get their count of steps built in.
+ */
+/* step @t of the group at @b (panels @xpanel apart), A's at @ag */
+static inline __attribute__((always_inline))
+void i8x_step(const int mr, const int np, const int packed,
+	      const uint8_t *ag, size_t lda, const uint8_t *b, size_t xpanel,
+	      size_t t, __m512i dot[WQ_I8X_MR][WQ_I8X_NP])
+{
+	__m512i wv[WQ_I8X_NP];
+
+	#pragma GCC unroll 8
+	for (int p = 0; p < np; p++)
+		wv[p] = _mm512_load_si512(b + p * xpanel + t * 64);
+	#pragma GCC unroll 8
+	for (int r = 0; r < mr; r++) {
+		size_t o = packed ? (t * mr + r) * 4 : r * lda + 4 * t;
+		__m512i a4 = bcast4((const int8_t *)ag + o);
+
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++)
+			dot[r][p] = _mm512_dpbusd_epi32(dot[r][p], a4, wv[p]);
+	}
+}
+
+static inline __attribute__((always_inline))
+void i8x_body(const struct amx_wq *w, const int mr, const int np,
+	      const size_t csteps, const int packed, const uint8_t *a, size_t lda,
+	      const int32_t *asum, const uint8_t *panel, const uint8_t *xd,
+	      size_t xpanel, const int32_t *cs, float *out)
+{
+	__m512i dot[WQ_I8X_MR][WQ_I8X_NP];
+	__m512 acc[WQ_I8X_MR][WQ_I8X_NP];
+	/* w's fields in locals: the stores to @out do not reload them */
+	const size_t group = w->group, ng = w->ngroups, steps = csteps ?
+			     csteps : group / 4;
+	const size_t pbytes = w->pbytes, gbytes = w->gbytes;
+	const int form = (int)w->form, f16 = (int)w->f16;
+	const size_t vo = WQ_NR * (f16 ? 2 : 4);
+	const __m512 eight = _mm512_set1_ps(8.0f);
+
+	#pragma GCC unroll 8
+	for (int r = 0; r < mr; r++)
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++)
+			acc[r][p] = _mm512_setzero_ps();
+	for (size_t g = 0; g < ng; g++) {
+		const uint8_t *b = xd + g * steps * 64;
+		/* packed: [kp / 4][mr] quads, else rows lda apart */
+		const uint8_t *ag = a + g * group * (packed ? mr : 1);
+
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++)
+			#pragma GCC unroll 8
+			for (int r = 0; r < mr; r++)
+				dot[r][p] = _mm512_setzero_si512();
+		/* 8 steps at a time, unrolled: GCC then keeps dot in place */
+		for (size_t t0 = 0; t0 < steps / 8 * 8; t0 += 8) {
+			#pragma GCC unroll 8
+			for (size_t t = t0; t < t0 + 8; t++)
+				i8x_step(mr, np, packed, ag, lda, b, xpanel, t,
+					 dot);
+		}
+		for (size_t t = steps / 8 * 8; !csteps && t < steps; t++)
+			i8x_step(mr, np, packed, ag, lda, b, xpanel, t, dot);
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++) {
+			const uint8_t *h = panel + p * pbytes + g * gbytes;
+			const int32_t *cp = cs + (p * ng + g) * WQ_NR;
+			__m512 s = hdr_vec(w, h), v = s;
+			__m512i c = _mm512_slli_epi32(_mm512_loadu_si512(cp), 7);
+
+			if (form == WQ_ZP)	/* s (8 - z) */
+				v = _mm512_mul_ps(s, _mm512_sub_ps(eight,
+						  hdr_vec(w, h + vo)));
+			else if (form == WQ_MIN)	/* 8 s + m */
+				v = _mm512_fmadd_ps(s, eight, hdr_vec(w, h + vo));
+			#pragma GCC unroll 8
+			for (int r = 0; r < mr; r++) {
+				__m512i d = _mm512_sub_epi32(dot[r][p], c);
+				__m512 as = _mm512_set1_ps((float)asum[r * ng + g]);
+
+				acc[r][p] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(d),
+							    s, acc[r][p]);
+				if (form != WQ_PLAIN)
+					acc[r][p] = _mm512_fmadd_ps(as, v,
+								    acc[r][p]);
+			}
+		}
+	}
+	#pragma GCC unroll 8
+	for (int r = 0; r < mr; r++)
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++)
+			_mm512_store_ps(out + r * WQ_NP * WQ_NR + p * WQ_NR,
+					acc[r][p]);
+}
+
+/* the groups of 32, 64 and 128 rows with their steps known */
+static inline __attribute__((always_inline))
+void i8x_groups(const struct amx_wq *w, const int mr, const int np,
+		const int packed, const uint8_t *a, size_t lda,
+		const int32_t *asum, const uint8_t *panel, const uint8_t *xd,
+		size_t xpanel, const int32_t *cs, float *out)
+{
+	size_t csteps = w->group == 32 ? 8 : w->group == 64 ? 16 :
+			w->group == 128 ? 32 : 0;
+
+	if (csteps == 8)
+		i8x_body(w, mr, np, 8, packed, a, lda, asum, panel, xd,
+			 xpanel, cs, out);
+	else if (csteps == 16)
+		i8x_body(w, mr, np, 16, packed, a, lda, asum, panel, xd,
+			 xpanel, cs, out);
+	else if (csteps == 32)
+		i8x_body(w, mr, np, 32, packed, a, lda, asum, panel, xd,
+			 xpanel, cs, out);
+	else
+		i8x_body(w, mr, np, 0, packed, a, lda, asum, panel, xd,
+			 xpanel, cs, out);
+}
+
+#define I8X_K(mr, np)							\
+static void i8x_k##mr##_##np(const struct amx_wq *w, const uint8_t *a,	\
+			     size_t lda, const int32_t *asum,		\
+			     const uint8_t *panel, const uint8_t *xd,	\
+			     size_t xpanel, const int32_t *cs, float *out) \
+{									\
+	i8x_groups(w, mr, np, 0, a, lda, asum, panel, xd, xpanel, cs,	\
+		   out);						\
+}									\
+static void i8p_k##mr##_##np(const struct amx_wq *w, const uint8_t *a,	\
+			     size_t lda, const int32_t *asum,		\
+			     const uint8_t *panel, const uint8_t *xd,	\
+			     size_t xpanel, const int32_t *cs, float *out) \
+{									\
+	i8x_groups(w, mr, np, 1, a, lda, asum, panel, xd, xpanel, cs,	\
+		   out);						\
+}
+
+#define I8X_K2(mr) I8X_K(mr, 1) I8X_K(mr, 2)
+I8X_K2(1) I8X_K2(2) I8X_K2(3) I8X_K2(4) I8X_K2(5) I8X_K2(6)
+
+typedef void (*i8x_fn)(const struct amx_wq *, const uint8_t *, size_t,
+		       const int32_t *, const uint8_t *, const uint8_t *,
+		       size_t, const int32_t *, float *);
+
+#define I8X_ROW(mr) { i8x_k##mr##_1, i8x_k##mr##_2 }
+#define I8P_ROW(mr) { i8p_k##mr##_1, i8p_k##mr##_2 }
+static const i8x_fn i8x_fns[2][WQ_I8X_MR][WQ_I8X_NP] = {
+	{ I8X_ROW(1), I8X_ROW(2), I8X_ROW(3), I8X_ROW(4), I8X_ROW(5),
+	  I8X_ROW(6) },
+	{ I8P_ROW(1), I8P_ROW(2), I8P_ROW(3), I8P_ROW(4), I8P_ROW(5),
+	  I8P_ROW(6) },
+};
+
+void wq_i8x_kernel_avx512(const struct amx_wq *w, size_t mr, size_t np,
+			  const uint8_t *a, size_t lda, const int32_t *asum,
+			  const uint8_t *panel, const uint8_t *xd,
+			  size_t xpanel, const int32_t *cs, float *out)
+{
+	i8x_fns[!lda][mr - 1][np - 1](w, a, lda, asum, panel, xd, xpanel, cs,
+				      out);
+}
+
 #define I8_K(bits, mr, np)						\
 static void i8_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 				     const int8_t *a, size_t lda,	\
@@ -266,4 +447,32 @@ void wq_i8_kernel_avx512(const struct amx_wq *w, size_t mr, size_t np,
 			 const uint8_t *panel, size_t pf, float *out)
 {
 	i8_fns[w->bits == 8][mr - 1][np - 1](w, a, lda, asum, panel, pf, out);
+}
+
+void wq_group_sums_avx512(const int8_t *a, size_t m, size_t kp, size_t group,
+			  size_t ngroups, int32_t *sums)
+{
+	const __m512i flip = _mm512_set1_epi8((char)0x80);
+
+	for (size_t i = 0; i < m; i++)
+		for (size_t g = 0; g < ngroups; g++) {
+			const int8_t *p = a + i * kp + g * group;
+			__m512i acc = _mm512_setzero_si512();
+			int64_t sum;
+
+			/* sum (a + 128) by vpsadbw, then 128 each back out */
+			for (size_t x = 0; x < group; x += 64) {
+				size_t left = group - x;
+				__mmask64 mk = left >= 64 ? ~0ull :
+					       (1ull << left) - 1;
+				__m512i v = _mm512_maskz_loadu_epi8(mk, p + x);
+
+				v = _mm512_maskz_mov_epi8(mk,
+							  _mm512_xor_si512(v, flip));
+				v = _mm512_sad_epu8(v, _mm512_setzero_si512());
+				acc = _mm512_add_epi64(acc, v);
+			}
+			sum = _mm512_reduce_add_epi64(acc) - 128 * (int64_t)group;
+			sums[i * ngroups + g] = (int32_t)sum;
+		}
 }
