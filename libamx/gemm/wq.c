@@ -693,13 +693,19 @@ static int step_val(const struct amx_wq *w, const uint8_t *d, size_t t,
 static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 			size_t np, uint8_t *xd, int32_t *cs)
 {
-	size_t steps = w->group / 4;
+	size_t steps = w->group / 4, vo = WQ_NR * (w->f16 ? 2 : 4);
 	int shift = w->bits == 4 ? 8 - (int)w->center : 0;
 
 	for (size_t p = 0; p < np; p++)
 		for (size_t g = 0; g < w->ngroups; g++) {
-			const uint8_t *d = panel + p * w->pbytes +
-					   g * w->gbytes + w->hdr;
+			const uint8_t *h = panel + p * w->pbytes + g * w->gbytes;
+			const uint8_t *d = h + w->hdr;
+			int z[WQ_NR] = { 0 };
+
+			/* bf16: u - z with zero points (wq_xform()) */
+			for (size_t c = 0; c < WQ_NR && !cs &&
+			     w->form == WQ_ZP; c++)
+				z[c] = (int)wq_hdr(w, h + vo, c);
 
 			if (cs)
 				memset(cs, 0, WQ_NR * sizeof(*cs));
@@ -714,11 +720,12 @@ static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 				for (size_t c = 0; c < WQ_NR && !cs; c++)
 					for (int e = 0; e < 4; e++) {
 						/* u - center, or q */
-						uint16_t h = bf16_of_int(
-							step_val(w, d, t, c, e) + shift);
+						uint16_t x = bf16_of_int(
+							step_val(w, d, t, c, e) +
+							shift - z[c]);
 
 						memcpy(xd + (e & 2 ? 64 : 0) +
-						       (2 * c + (e & 1)) * 2, &h, 2);
+						       (2 * c + (e & 1)) * 2, &x, 2);
 					}
 				xd += cs ? 64 : 128;
 			}
@@ -727,28 +734,29 @@ static void wq_expand_c(const struct amx_wq *w, const uint8_t *panel,
 		}
 }
 
-void wq_group_add(const struct amx_wq *w, const uint8_t *h, size_t rows,
-		  const float *src, size_t lds, const float *asum,
-		  size_t asum_ld, float *out, size_t ldo, int avx512)
+void wq_group_add(const struct amx_wq *w, unsigned int form,
+		  const uint8_t *h, size_t rows, const float *src, size_t lds,
+		  const float *asum, size_t asum_ld, float *out, size_t ldo,
+		  int avx512)
 {
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 
 	if (avx512) {
-		wq_group_add_avx512(w, h, rows, src, lds, asum, asum_ld, out,
-				    ldo);
+		wq_group_add_avx512(w, form, h, rows, src, lds, asum, asum_ld,
+				    out, ldo);
 		return;
 	}
 	for (size_t c = 0; c < WQ_NR; c++) {
 		float s = wq_hdr(w, h, c), v = 0.0f;
 
-		if (w->form == WQ_ZP)
+		if (form == WQ_ZP)
 			v = s * -wq_hdr(w, h + vo, c);
-		else if (w->form == WQ_MIN)
+		else if (form == WQ_MIN)
 			v = wq_hdr(w, h + vo, c);
 		for (size_t r = 0; r < rows; r++) {
 			float acc = out[r * ldo + c] + s * src[r * lds + c];
 
-			if (w->form != WQ_PLAIN)
+			if (form != WQ_PLAIN)
 				acc += v * asum[r * asum_ld];
 			out[r * ldo + c] = acc;
 		}

@@ -116,6 +116,15 @@ static inline void wq_perm8(int8_t *a, size_t rows, size_t kp, size_t ld)
 		}
 }
 
+/*
+ * The form of the groups of widened B (wq_expand_avx512() and its C
+ * twin): zero points are in the values there, so WQ_ZP adds as WQ_PLAIN
+ */
+static inline unsigned int wq_xform(const struct amx_wq *w)
+{
+	return w->form == WQ_ZP ? WQ_PLAIN : w->form;
+}
+
 /* entry @i of a group header's array at @h (wq.h: fp16 or fp32) */
 static inline float wq_hdr(const struct amx_wq *w, const uint8_t *h,
 			   size_t i)
@@ -154,7 +163,9 @@ AMX_HIDDEN void wq_kernel_avx512(const struct amx_wq *w, size_t mr,
  * The integers of @np panels from @panel as bf16 K pairs (exact), 128
  * bytes a step, panel after panel, group after group, to the 64-byte
  * aligned @xd: np * kp * WQ_NR * 2 bytes.  Done once per chunk of B
- * when many blocks of rows pass over it (the prefill).
+ * when many blocks of rows pass over it (the prefill).  The values are u
+ * - center, except with zero points (WQ_ZP): u - z, so that a widened
+ * group adds s * dot alone, as WQ_PLAIN does (wq_xform()).
  */
 AMX_HIDDEN void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
 				 size_t np, uint8_t *xd);
@@ -172,14 +183,16 @@ AMX_HIDDEN void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 /*
  * out[r][x] += s[x] * src[r][x] (+ v[x] * asum[r * asum_ld]) for the 16
  * columns of the group header @h, r < rows: a group's dot products into
- * the accumulators (wq.h's formulas); with AVX-512F or in C.
+ * the accumulators (wq.h's formulas, with @form for w's: wq_xform() of
+ * widened B); with AVX-512F or in C.
  */
-AMX_HIDDEN void wq_group_add(const struct amx_wq *w, const uint8_t *h,
-			     size_t rows, const float *src, size_t lds,
-			     const float *asum, size_t asum_ld, float *out,
-			     size_t ldo, int avx512);
-AMX_HIDDEN void wq_group_add_avx512(const struct amx_wq *w, const uint8_t *h,
-				    size_t rows, const float *src, size_t lds,
+AMX_HIDDEN void wq_group_add(const struct amx_wq *w, unsigned int form,
+			     const uint8_t *h, size_t rows, const float *src,
+			     size_t lds, const float *asum, size_t asum_ld,
+			     float *out, size_t ldo, int avx512);
+AMX_HIDDEN void wq_group_add_avx512(const struct amx_wq *w, unsigned int form,
+				    const uint8_t *h, size_t rows,
+				    const float *src, size_t lds,
 				    const float *asum, size_t asum_ld,
 				    float *out, size_t ldo);
 

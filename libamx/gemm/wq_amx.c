@@ -104,7 +104,8 @@ void wq_amx_kernel(const struct amx_wq *w, size_t mr, size_t np,
 		}
 		c_store(tmp, two, wide);
 		for (size_t p = 0; p < np; p++)
-			wq_group_add(w, panel + p * w->pbytes + g * w->gbytes, mr,
+			wq_group_add(w, wq_xform(w),
+				     panel + p * w->pbytes + g * w->gbytes, mr,
 				     tmp + 16 * p, 32, asum ? asum + g : NULL,
 				     w->ngroups, out + 16 * p, WQ_NP * WQ_NR,
 				     avx512);

@@ -87,21 +87,58 @@ static inline __m512i wq_lut(const struct amx_wq *w)
 	return _mm512_loadu_si512(tab);
 }
 
+/*
+ * With zero points: the bf16 of u - z for each column's z, as the words
+ * of a step hold them (column c in words 2c and 2c + 1): the nibble plus
+ * 16 - z indexes a table of the values -16..15
+ */
+static inline void zp_step(__m512i x, int h, __m512i zoff, __m512i lut,
+			   __m512bh *w01, __m512bh *w23)
+{
+	const __m512i m = _mm512_set1_epi16(15);
+	__m512i i01, i23;
+
+	if (h)
+		x = _mm512_srli_epi16(x, 8);
+	i01 = _mm512_add_epi16(_mm512_and_si512(x, m), zoff);
+	i23 = _mm512_add_epi16(_mm512_and_si512(_mm512_srli_epi16(x, 4), m),
+			       zoff);
+	*w01 = (__m512bh)_mm512_permutexvar_epi16(i01, lut);
+	*w23 = (__m512bh)_mm512_permutexvar_epi16(i23, lut);
+}
+
 void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
 		      size_t np, uint8_t *xd)
 {
 	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
-	__m512i lut = wq_lut(w);
+	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
+	const int zp = w->form == WQ_ZP;
+	__m512i lut = wq_lut(w), lut16 = lut;
+	uint16_t tab[32];
 
+	for (int e = 0; e < 32; e++)
+		tab[e] = amx_fp32_to_bf16((float)(e - 16));	/* exact */
+	if (zp)
+		lut16 = _mm512_loadu_si512(tab);
 	for (size_t p = 0; p < np; p++)
 		for (size_t g = 0; g < w->ngroups; g++) {
-			const uint8_t *d = panel + p * w->pbytes +
-					   g * w->gbytes + w->hdr;
+			const uint8_t *h = panel + p * w->pbytes + g * w->gbytes;
+			const uint8_t *d = h + w->hdr;
+			__m512i zoff = _mm512_setzero_si512();
 
+			if (zp) {	/* 16 - z, each in a column's 2 words */
+				__m512i z = _mm512_cvtps_epi32(hdr_vec(w, h + vo));
+
+				z = _mm512_sub_epi32(_mm512_set1_epi32(16), z);
+				zoff = _mm512_or_si512(z, _mm512_slli_epi32(z, 16));
+			}
 			for (size_t t = 0; t < steps; t++, xd += 128) {
 				__m512bh w01, w23;
 
-				if (w->bits == 4)
+				if (zp)
+					zp_step(_mm512_loadu_si512(d + t / 2 * 64),
+						t & 1, zoff, lut16, &w01, &w23);
+				else if (w->bits == 4)
 					wq_step(4, NULL, _mm512_loadu_si512(d + t / 2 * 64),
 						t & 1, lut, &w01, &w23);
 				else
@@ -134,6 +171,8 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 	const size_t pf1 = bits == 16 ? 0 : WQ_PF_L1(mr);
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	__m512i lut = wq_lut(w);
+	/* widened B has its zero points in the values (wq_xform()) */
+	const unsigned int form = bits == 16 ? wq_xform(w) : w->form;
 	#pragma GCC unroll 8
 	for (int r = 0; r < mr; r++)
 		#pragma GCC unroll 8
@@ -235,10 +274,10 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 		for (int p = 0; p < np; p++) {
 			__m512 s = hdr_vec(w, h[p]), v = s;
 
-			if (w->form == WQ_ZP)
+			if (form == WQ_ZP)
 				v = _mm512_mul_ps(s, _mm512_sub_ps(
 					_mm512_setzero_ps(), hdr_vec(w, h[p] + vo)));
-			else if (w->form == WQ_MIN)
+			else if (form == WQ_MIN)
 				v = hdr_vec(w, h[p] + vo);
 			#pragma GCC unroll 8
 			for (int r = 0; r < mr; r++) {
@@ -247,7 +286,7 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 						     d0[r][p];
 
 				acc[r][p] = _mm512_fmadd_ps(dot, s, acc[r][p]);
-				if (w->form != WQ_PLAIN)
+				if (form != WQ_PLAIN)
 					acc[r][p] = _mm512_fmadd_ps(
 						_mm512_set1_ps(asum[r * w->ngroups + g]),
 						v, acc[r][p]);
@@ -262,24 +301,24 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 					acc[r][p]);
 }
 
-void wq_group_add_avx512(const struct amx_wq *w, const uint8_t *h,
-			 size_t rows, const float *src, size_t lds,
-			 const float *asum, size_t asum_ld, float *out,
-			 size_t ldo)
+void wq_group_add_avx512(const struct amx_wq *w, unsigned int form,
+			 const uint8_t *h, size_t rows, const float *src,
+			 size_t lds, const float *asum, size_t asum_ld,
+			 float *out, size_t ldo)
 {
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	__m512 s = hdr_vec(w, h), v = s;
 
-	if (w->form == WQ_ZP)
+	if (form == WQ_ZP)
 		v = _mm512_mul_ps(s, _mm512_sub_ps(_mm512_setzero_ps(),
 						   hdr_vec(w, h + vo)));
-	else if (w->form == WQ_MIN)
+	else if (form == WQ_MIN)
 		v = hdr_vec(w, h + vo);
 	for (size_t r = 0; r < rows; r++) {
 		__m512 acc = _mm512_fmadd_ps(_mm512_loadu_ps(src + r * lds), s,
 					     _mm512_loadu_ps(out + r * ldo));
 
-		if (w->form != WQ_PLAIN)
+		if (form != WQ_PLAIN)
 			acc = _mm512_fmadd_ps(_mm512_set1_ps(asum[r * asum_ld]), v,
 					      acc);
 		_mm512_storeu_ps(out + r * ldo, acc);
