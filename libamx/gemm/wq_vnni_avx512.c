@@ -68,15 +68,67 @@ __m512i i8_step(const int bits, const uint8_t *s, __m512i x, int h)
 					 _mm512_set1_epi32((int)0x80808080u), 0x56);
 }
 
+/*
+ * Steps @t (and t + 1 for 4-bit) of the panels at @d into @dot, A's
+ * group at @ag; with each 64 bytes of B, prefetches @pf on into L2 and
+ * @pf1 into L1 (0: none)
+ */
+static inline __attribute__((always_inline))
+void i8_tstep(const int bits, const int mr, const int np, const int8_t *ag,
+	      size_t lda, const uint8_t *const *d, size_t pf, size_t pf1,
+	      size_t t, __m512i dot[WQ_MR][WQ_NP])
+{
+	/* a step's bytes; 4-bit: two steps a load, and t * sb is 64 t / 2 */
+	const size_t sb = bits == 4 ? 32 : 64;
+	const int tb = bits == 4 ? 2 : 1;
+	__m512i x[WQ_NP];
+
+	#pragma GCC unroll 8
+	for (int p = 0; p < np; p++) {
+		const uint8_t *s = d[p] + t * sb;
+
+		if (pf && !(t * sb & 63))
+			_mm_prefetch((const char *)s + pf, _MM_HINT_T1);
+		if (pf1 && !(t * sb & 63))
+			_mm_prefetch((const char *)s + pf1, _MM_HINT_T0);
+		x[p] = bits == 4 ? _mm512_loadu_si512(s) :
+				   _mm512_setzero_si512();
+	}
+	#pragma GCC unroll 2
+	for (int sub = 0; sub < tb; sub++) {
+		__m512i a4[WQ_MR];
+
+		#pragma GCC unroll 8
+		for (int r = 0; r < mr; r++)
+			a4[r] = bcast4(ag + r * lda + 4 * (t + sub));
+		#pragma GCC unroll 8
+		for (int p = 0; p < np; p++) {
+			__m512i wv = i8_step(bits, d[p] + t * sb, x[p], sub);
+
+			#pragma GCC unroll 8
+			for (int r = 0; r < mr; r++)
+				dot[r][p] = _mm512_dpbusd_epi32(dot[r][p], wv,
+								a4[r]);
+		}
+	}
+}
+
 static inline __attribute__((always_inline))
 void i8_body(const struct amx_wq *w, const int bits, const int mr,
-	     const int np, const int8_t *a, size_t lda, const int32_t *asum,
-	     const uint8_t *panel, size_t pf, float *out)
+	     const int np, const size_t csteps, const int8_t *a, size_t lda,
+	     const int32_t *asum, const uint8_t *panel, size_t pf, float *out)
 {
 	__m512 acc[WQ_MR][WQ_NP];
 	__m512i dot[WQ_MR][WQ_NP];
-	size_t steps = w->group / 4, sb = bits == 4 ? 32 : 64;
-	/* steps a load: 4-bit, two (wq.h), and t * sb is then 64 t / 2 */
+	size_t steps = csteps ? csteps : w->group / 4;
+	/*
+	 * Plain groups of a known size (the loop of steps unrolled whole):
+	 * the dot products start from -c asum and end as the group's exact
+	 * sum, with no subtraction of their own.  In a loop GCC would copy
+	 * such accumulators every step: there they start from zero.
+	 */
+	const int pre = csteps && w->form == WQ_PLAIN;
+	/* steps a load: 4-bit, two (wq.h) */
 	const int tb = bits == 4 ? 2 : 1;
 	const size_t pf1 = WQ_PF_L1_I8(mr);	/* L1's distance */
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
@@ -97,44 +149,22 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 			d[p] = h[p] + w->hdr;
 		}
 		#pragma GCC unroll 8
-		for (int r = 0; r < mr; r++)
+		for (int r = 0; r < mr; r++) {
+			uint32_t as = (uint32_t)asum[r * w->ngroups + g] << cshift;
+			__m512i z = pre ? _mm512_set1_epi32(-(int32_t)as) :
+					  _mm512_setzero_si512();
+
 			#pragma GCC unroll 8
 			for (int p = 0; p < np; p++)
-				dot[r][p] = _mm512_setzero_si512();
-		for (size_t t = 0; t < steps; t += tb) {
-			__m512i x[WQ_NP];
-
+				dot[r][p] = z;
+		}
+		if (csteps) {
 			#pragma GCC unroll 8
-			for (int p = 0; p < np; p++) {
-				const uint8_t *s = d[p] + t * sb;
-
-				if (pf && !(t * sb & 63))
-					_mm_prefetch((const char *)s + pf,
-						     _MM_HINT_T1);
-				if (pf1 && !(t * sb & 63))
-					_mm_prefetch((const char *)s + pf1,
-						     _MM_HINT_T0);
-				x[p] = bits == 4 ? _mm512_loadu_si512(s) :
-						   _mm512_setzero_si512();
-			}
-			#pragma GCC unroll 2
-			for (int sub = 0; sub < tb; sub++) {
-				__m512i a4[WQ_MR];
-
-				#pragma GCC unroll 8
-				for (int r = 0; r < mr; r++)
-					a4[r] = bcast4(ag + r * lda + 4 * (t + sub));
-				#pragma GCC unroll 8
-				for (int p = 0; p < np; p++) {
-					__m512i wv = i8_step(bits, d[p] + t * sb,
-							     x[p], sub);
-
-					#pragma GCC unroll 8
-					for (int r = 0; r < mr; r++)
-						dot[r][p] = _mm512_dpbusd_epi32(
-							dot[r][p], wv, a4[r]);
-				}
-			}
+			for (size_t t = 0; t < csteps; t += tb)
+				i8_tstep(bits, mr, np, ag, lda, d, pf, pf1, t, dot);
+		} else {
+			for (size_t t = 0; t < steps; t += tb)
+				i8_tstep(bits, mr, np, ag, lda, d, pf, pf1, t, dot);
 		}
 		#pragma GCC unroll 8
 		for (int p = 0; p < np; p++) {
@@ -150,9 +180,10 @@ void i8_body(const struct amx_wq *w, const int bits, const int mr,
 				int32_t as = asum[r * w->ngroups + g];
 
 				if (w->form == WQ_PLAIN) {
-					__m512i dd = _mm512_sub_epi32(dot[r][p],
-						_mm512_set1_epi32((int32_t)((uint32_t)as
-									    << cshift)));
+					uint32_t c = (uint32_t)as << cshift;
+					__m512i dd = pre ? dot[r][p] :
+						_mm512_sub_epi32(dot[r][p],
+								 _mm512_set1_epi32((int32_t)c));
 
 					acc[r][p] = _mm512_fmadd_ps(
 						_mm512_cvtepi32_ps(dd), s, acc[r][p]);
@@ -415,7 +446,10 @@ static void i8_k##bits##_##mr##_##np(const struct amx_wq *w,		\
 				     const uint8_t *panel, size_t pf,	\
 				     float *out)			\
 {									\
-	i8_body(w, bits, mr, np, a, lda, asum, panel, pf, out);		\
+	if (w->group == 32)						\
+		i8_body(w, bits, mr, np, 8, a, lda, asum, panel, pf, out); \
+	else								\
+		i8_body(w, bits, mr, np, 0, a, lda, asum, panel, pf, out); \
 }
 
 #define I8_K4(bits, mr) I8_K(bits, mr, 1) I8_K(bits, mr, 2)		\
