@@ -843,12 +843,7 @@ static size_t wq_expand_i8_m(const struct amx_wq *w)
 	return w->group <= 64 ? 256 : SIZE_MAX;
 }
 
-/*
- * Bytes of a widened panel: bf16 pairs, or int8 quads (int8 A), and
- * with int8 A 64 more: K = 4096 would put the panels 64 KiB apart, the
- * 3 a kernel call reads and its 8 rows of A (as far apart) in one set of
- * L1 ways.
- */
+/* bytes of a widened panel: bf16 pairs, or int8 quads (int8 A) */
 static size_t wq_xpanel(const struct amx_wq *w, int i8)
 {
 	return w->kp * WQ_NR * (i8 ? 1 : 2);
@@ -864,7 +859,6 @@ static void wq_task(const struct wq_job *jb, const struct amx_wq *w,
 		    float *amxout)
 {
 	size_t chunk, mrmax = xbuf ? 4 : wq_mr(w);
-	/* bytes of a widened panel: bf16 pairs, or int8 quads (int8 A) */
 	size_t xpanel = wq_xpanel(w, jb->i8);
 	float out[WQ_MR * WQ_NP * WQ_NR] __attribute__((aligned(64)));
 	int small = !xbuf && jb->m <= WQ_SMALL_M;
