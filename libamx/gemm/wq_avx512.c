@@ -72,13 +72,16 @@ void wq_step(const int bits, const uint8_t *s, __m512i x, int h,
 	}
 }
 
-/* the bf16 of u - center for the 5-bit indices vpermw sees */
-static inline __m512i wq_lut(const struct amx_wq *w)
+/*
+ * The bf16 of u - center for the 5-bit indices vpermw sees, or (@zp) of
+ * the index - 16: zp_step()'s u - z
+ */
+static inline __m512i wq_lut(const struct amx_wq *w, int zp)
 {
 	uint16_t tab[32];
 
 	for (int e = 0; e < 32; e++) {
-		float f = (float)((e & 15) - (int)w->center);
+		float f = (float)(zp ? e - 16 : (e & 15) - (int)w->center);
 		uint32_t u;
 
 		memcpy(&u, &f, sizeof(u));
@@ -113,13 +116,7 @@ void wq_expand_avx512(const struct amx_wq *w, const uint8_t *panel,
 	size_t steps = w->group / 4, sb = w->bits == 4 ? 32 : 64;
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
 	const int zp = w->form == WQ_ZP;
-	__m512i lut = wq_lut(w), lut16 = lut;
-	uint16_t tab[32];
-
-	for (int e = 0; e < 32; e++)
-		tab[e] = amx_fp32_to_bf16((float)(e - 16));	/* exact */
-	if (zp)
-		lut16 = _mm512_loadu_si512(tab);
+	__m512i lut = wq_lut(w, 0), lut16 = zp ? wq_lut(w, 1) : lut;
 	for (size_t p = 0; p < np; p++)
 		for (size_t g = 0; g < w->ngroups; g++) {
 			const uint8_t *h = panel + p * w->pbytes + g * w->gbytes;
@@ -170,7 +167,7 @@ void wq_body(const struct amx_wq *w, const int bits, const int mr,
 	/* and L1's distance: the widened B (bits 16) is in L2 already */
 	const size_t pf1 = bits == 16 ? 0 : WQ_PF_L1(mr);
 	size_t vo = WQ_NR * (w->f16 ? 2 : 4);
-	__m512i lut = wq_lut(w);
+	__m512i lut = wq_lut(w, 0);
 	/* widened B has its zero points in the values (wq_xform()) */
 	const unsigned int form = bits == 16 ? wq_xform(w) : w->form;
 	#pragma GCC unroll 8

@@ -354,13 +354,14 @@ void i8x_body(const struct amx_wq *w, const int mr, const int np,
 			#pragma GCC unroll 8
 			for (int r = 0; r < mr; r++) {
 				__m512i d = _mm512_sub_epi32(dot[r][p], c);
-				__m512 as = _mm512_set1_ps((float)asum[r * ng + g]);
+				__m512 as;
 
 				acc[r][p] = _mm512_fmadd_ps(_mm512_cvtepi32_ps(d),
 							    s, acc[r][p]);
-				if (form != WQ_PLAIN)
-					acc[r][p] = _mm512_fmadd_ps(as, v,
-								    acc[r][p]);
+				if (form == WQ_PLAIN)
+					continue;
+				as = _mm512_set1_ps((float)asum[r * ng + g]);
+				acc[r][p] = _mm512_fmadd_ps(as, v, acc[r][p]);
 			}
 		}
 	}
