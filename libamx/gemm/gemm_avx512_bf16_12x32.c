@@ -83,6 +83,13 @@ ukr(const size_t mr, size_t kp, const uint8_t *a, const size_t rs,
 		if (f) {
 			fused_pair(f, p + FUSED_AHEAD / 2 < kp, &b0, &b1);
 		} else {
+			if (mr >= GEMM_AVX512_PF_ROWS) {
+				const char *pf = (const char *)b +
+						 GEMM_AVX512_PF_B;
+
+				_mm_prefetch(pf, _MM_HINT_T1);
+				_mm_prefetch(pf + 64, _MM_HINT_T1);
+			}
 			b0 = (__m512bh)_mm512_load_si512(b);
 			b1 = (__m512bh)_mm512_load_si512(b + 32);
 			b += 2 * GEMM_NR;

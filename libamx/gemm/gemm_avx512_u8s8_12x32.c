@@ -33,8 +33,16 @@ ukr(const size_t mr, size_t kq, const uint8_t *a, const size_t rs,
 		}
 	}
 	for (size_t q = 0; q < kq; q++) {
-		__m512i b0 = _mm512_load_si512(b);
-		__m512i b1 = _mm512_load_si512(b + 64);
+		__m512i b0, b1;
+
+		if (mr >= GEMM_AVX512_PF_ROWS) {	/* see gemm_avx512.h */
+			const char *pf = (const char *)b + GEMM_AVX512_PF_B;
+
+			_mm_prefetch(pf, _MM_HINT_T1);
+			_mm_prefetch(pf + 64, _MM_HINT_T1);
+		}
+		b0 = _mm512_load_si512(b);
+		b1 = _mm512_load_si512(b + 64);
 
 		_Pragma("GCC unroll 12")
 		for (size_t i = 0; i < mr; i++) {
