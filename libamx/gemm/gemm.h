@@ -402,10 +402,18 @@ struct gemm_epi {
 AMX_HIDDEN void gemm_epi_tile(const struct gemm_epi *e, size_t i, size_t rows,
 			      size_t j, size_t cols, const void *src,
 			      size_t lds);
-/* gemm_epi_tile() with AVX-512F (F, BW, VL): the portable C's bits */
+/*
+ * gemm_epi_tile() with AVX-512F (F, BW, VL): the portable C's bits; bf16
+ * output through VCVTNEPS2BF16 where the CPU has AVX512-BF16 (or only
+ * with @bf16cvt, for the tests: the same bits either way)
+ */
 AMX_HIDDEN void gemm_epi_tile_avx512(const struct gemm_epi *e, size_t i,
 				     size_t rows, size_t j, size_t cols,
 				     const void *src, size_t lds);
+AMX_HIDDEN void gemm_epi_tile_avx512_as(const struct gemm_epi *e, size_t i,
+					size_t rows, size_t j, size_t cols,
+					const void *src, size_t lds,
+					int bf16cvt);
 
 /* AMX tile setup for the micro-kernels: 8 tiles of 16 rows x 64 bytes */
 AMX_HIDDEN int gemm_amx_begin(void);

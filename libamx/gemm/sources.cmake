@@ -45,8 +45,10 @@ set_source_files_properties(${AMX_GEMM_DIR}/wq_vnni_avx512.c
 # the two epilogues do the same float operations, neither fused (epilogue.h)
 set_source_files_properties(${AMX_GEMM_DIR}/epilogue.c
 	PROPERTIES COMPILE_OPTIONS "-ffp-contract=off")
+# (AVX512-BF16 for its bf16 conversion, run only where CPUID has it)
 set_source_files_properties(${AMX_GEMM_DIR}/epilogue_avx512.c
-	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-ffp-contract=off")
+	PROPERTIES COMPILE_OPTIONS
+	"-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16;-ffp-contract=off")
 # the AMX files use amx.h's asm tile macros: no -mamx-* needed
 # the packers and reference kernels are hot too; let them vectorise fully
 set_source_files_properties(${AMX_GEMM_DIR}/pack_a.c
