@@ -32,12 +32,22 @@ set(AMX_GEMM_SOURCES
 	${AMX_GEMM_DIR}/../pool/place.c
 )
 
+# The 12 x 32 micro-kernels hold 24 zmm accumulators, two of B and one of
+# A: 27 of the 32 registers.  GCC's -ftree-partial-pre (on at -O3, so in
+# CMAKE_BUILD_TYPE=Release) made the u8s8 one keep its accumulators on
+# the stack, 469 spills, 3.7x slower on Zen 4; off here whatever the build
+# type (-O2 has it off anyway).  tests/check_ukr_spills.sh holds all three
+# to no spill at -O3.
+set(AMX_UKR_OPTIONS "$<$<C_COMPILER_ID:GNU>:-fno-tree-partial-pre>")
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_bf16_12x32.c
-	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16")
+	PROPERTIES COMPILE_OPTIONS
+	"-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16;${AMX_UKR_OPTIONS}")
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_u8s8_12x32.c
-	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni")
+	PROPERTIES COMPILE_OPTIONS
+	"-mavx512f;-mavx512bw;-mavx512vl;-mavx512vnni;${AMX_UKR_OPTIONS}")
 set_source_files_properties(${AMX_GEMM_DIR}/gemm_avx512_f16_12x32.c
-	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl")
+	PROPERTIES COMPILE_OPTIONS
+	"-mavx512f;-mavx512bw;-mavx512vl;${AMX_UKR_OPTIONS}")
 set_source_files_properties(${AMX_GEMM_DIR}/wq_avx512.c
 	PROPERTIES COMPILE_OPTIONS "-mavx512f;-mavx512bw;-mavx512vl;-mavx512bf16")
 set_source_files_properties(${AMX_GEMM_DIR}/wq_vnni_avx512.c
