@@ -25,6 +25,24 @@
 #define EPI_ROWS	4
 
 /*
+ * @p = the polynomial @c (@nc coefficients, highest degree first) at @x,
+ * for @nv vectors: Horner's rule, multiply then add, as epilogue.c
+ */
+static inline __attribute__((always_inline)) void
+v_poly(int nv, __m512 *p, const __m512 *x, const float *c, int nc)
+{
+	_Pragma("GCC unroll 8")
+	for (int v = 0; v < nv; v++)
+		p[v] = _mm512_set1_ps(c[0]);
+	_Pragma("GCC unroll 10")
+	for (int i = 1; i < nc; i++)
+		_Pragma("GCC unroll 8")
+		for (int v = 0; v < nv; v++)
+			p[v] = _mm512_add_ps(_mm512_mul_ps(p[v], x[v]),
+					     _mm512_set1_ps(c[i]));
+}
+
+/*
  * e^x for @nv vectors in place.  Where epilogue.c rounds x * log2e to an
  * integer by adding and subtracting 1.5 * 2^23, scales by 2^n with two
  * exact powers of two and subtracts n * EPI_LN2_HI (exact), this uses
@@ -55,15 +73,7 @@ static inline __attribute__((always_inline)) void v_exp(int nv, __m512 *x)
 	for (int v = 0; v < nv; v++)
 		r[v] = _mm512_sub_ps(r[v], _mm512_mul_ps(n[v],
 						_mm512_set1_ps(EPI_LN2_LO)));
-	_Pragma("GCC unroll 8")
-	for (int v = 0; v < nv; v++)
-		p[v] = _mm512_set1_ps(c[0]);
-	_Pragma("GCC unroll 8")
-	for (size_t i = 1; i < sizeof(c) / sizeof(c[0]); i++)
-		_Pragma("GCC unroll 8")
-		for (int v = 0; v < nv; v++)
-			p[v] = _mm512_add_ps(_mm512_mul_ps(p[v], r[v]),
-					     _mm512_set1_ps(c[i]));
+	v_poly(nv, p, r, c, sizeof(c) / sizeof(c[0]));
 	_Pragma("GCC unroll 8")
 	for (int v = 0; v < nv; v++)
 		x[v] = _mm512_scalef_ps(p[v], n[v]);
@@ -118,14 +128,8 @@ v_act(uint32_t act, int nv, __m512 *v)
 				_mm512_set1_epi32(0x7fffffff)));
 			t[i] = _mm512_div_ps(one, _mm512_add_ps(one,
 				_mm512_mul_ps(u[i], _mm512_set1_ps(0.5f))));
-			q[i] = _mm512_set1_ps(erfc_p[0]);
 		}
-		_Pragma("GCC unroll 10")
-		for (int k = 1; k < EPI_ERFC_NP; k++)
-			_Pragma("GCC unroll 8")
-			for (int i = 0; i < nv; i++)
-				q[i] = _mm512_add_ps(_mm512_mul_ps(q[i], t[i]),
-						     _mm512_set1_ps(erfc_p[k]));
+		v_poly(nv, q, t, erfc_p, EPI_ERFC_NP);
 		_Pragma("GCC unroll 8")
 		for (int i = 0; i < nv; i++)
 			q[i] = _mm512_sub_ps(q[i], _mm512_mul_ps(u[i], u[i]));
