@@ -2,50 +2,40 @@
 # SPDX-License-Identifier: MIT
 # The AVX-512 12 x 32 micro-kernels keep their 24 accumulators in zmm
 # registers: no function gemm_ukr_avx512_* in the objects given may store
-# a zmm register to the stack.  $1 = objdump, then the object files (a
-# CMake list, ';'-separated, is split).  One compiler pass can undo that
-# (GCC's -ftree-partial-pre at -O3: libamx/gemm/sources.cmake), and the
-# kernel is then several times slower while every result stays right, so
-# no GEMM test would notice.
+# a zmm register to the stack.  $1 = objdump, then the object files.  One
+# compiler pass can undo that (GCC's -ftree-partial-pre at -O3:
+# libamx/gemm/sources.cmake), and the kernel is then several times slower
+# while every result stays right, so no GEMM test would notice.
 set -eu
 objdump=$1
 shift
-fail=0 nfun=0 nobj=0
-for list in "$@"; do
-	old_ifs=$IFS
-	IFS=';'
-	set -f
-	for o in $list; do
-		IFS=$old_ifs
-		nobj=$((nobj + 1))
-		# "<function> <spills>" per kernel function in the object
-		out=$("$objdump" -d --no-show-raw-insn "$o" | awk '
-			/^[0-9a-f]+ <.*>:$/ {
-				f = $2; gsub(/[<>:]/, "", f)
-				if (f ~ /^gemm_ukr_avx512_/) n[f] += 0
-				next
-			}
-			f ~ /^gemm_ukr_avx512_/ &&
-			/vmov[a-z0-9]*[ \t]+%zmm[0-9]+,.*\(%rsp\)/ { n[f]++ }
-			END { for (f in n) print f, n[f] }')
-		[ -n "$out" ] || {
-			echo "not ok - no gemm_ukr_avx512_* function in $o"
-			fail=1
-			continue
+[ $# -gt 0 ] || { echo "not ok - no objects given"; exit 1; }
+fail=0 nfun=0
+for o in "$@"; do
+	# "<function> <spills>" per kernel function in the object
+	out=$("$objdump" -d --no-show-raw-insn "$o" | awk '
+		/^[0-9a-f]+ <.*>:$/ {
+			f = $2; gsub(/[<>:]/, "", f)
+			if (f ~ /^gemm_ukr_avx512_/) n[f] += 0
+			next
 		}
-		while read -r f n; do
-			nfun=$((nfun + 1))
-			if [ "$n" -ne 0 ]; then
-				echo "not ok - $f stores zmm to the stack $n times ($o)"
-				fail=1
-			fi
-		done <<-DONE
-		$out
-		DONE
-	done
-	IFS=$old_ifs
-	set +f
+		f ~ /^gemm_ukr_avx512_/ &&
+		/vmov[a-z0-9]*[ \t]+%zmm[0-9]+,.*\(%rsp\)/ { n[f]++ }
+		END { for (f in n) print f, n[f] }')
+	if [ -z "$out" ]; then
+		echo "not ok - no gemm_ukr_avx512_* function in $o"
+		fail=1
+		continue
+	fi
+	while read -r f n; do
+		nfun=$((nfun + 1))
+		if [ "$n" -ne 0 ]; then
+			echo "not ok - $f stores zmm to the stack $n times ($o)"
+			fail=1
+		fi
+	done <<-DONE
+	$out
+	DONE
 done
-[ "$nobj" -gt 0 ] || { echo "not ok - no objects given"; exit 1; }
-[ $fail = 0 ] && echo "ok - $nfun micro-kernel functions in $nobj objects, no zmm spill"
+[ $fail = 0 ] && echo "ok - $nfun micro-kernel functions in $# objects, no zmm spill"
 exit $fail
